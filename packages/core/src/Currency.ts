@@ -1,0 +1,113 @@
+/**
+ * Currencies as the processor sees them (fee-math.md §3–§4): the exponent of amounts
+ * on the wire, the step amounts must move in, and the minimum charge. Not `Intl`.
+ */
+import * as Decimal from "./Decimal.js"
+
+/** A supported currency. Amounts are integers of 10^-exponent major units. */
+export interface Currency {
+  /** Lower-case ISO 4217 code, e.g. "usd". */
+  readonly code: string
+  /** Decimal places of an amount on the wire (ISK: 2, though the krona has none). */
+  readonly exponent: number
+  /** Amounts and fees must be multiples of this (ISK/HUF/TWD/UGX: 100; three-decimal: 10). */
+  readonly increment: number
+  /** Smallest chargeable amount in minor units. */
+  readonly minimumCharge: number
+  /** Whether `minimumCharge` is quoted from the processor's table (else it is one increment). */
+  readonly minimumQuoted: boolean
+  /** Largest chargeable amount in minor units (eight digits, fee-math.md §4.2). */
+  readonly maximumCharge: number
+  /** Name of the minor unit for messages ("cents"), when it has a common one. */
+  readonly minorUnitName: string | undefined
+}
+
+/** Largest amount a charge may have: eight digits. */
+export const MAXIMUM_CHARGE = 99_999_999
+
+const ZERO_DECIMAL = "bif clp djf gnf jpy kmf krw mga pyg rwf vnd vuv xaf xof xpf".split(" ")
+const THREE_DECIMAL = "bhd jod kwd omr tnd".split(" ")
+/** Two-decimal on the wire, but only whole units may be charged (fee-math.md §3.3). */
+const WHOLE_UNITS_ONLY = "isk huf twd ugx".split(" ")
+
+/** Quoted minimums (fee-math.md §4.1, the later list for ars…zar and krw), in minor units. */
+const MINIMUMS: Readonly<Record<string, number>> = {
+  usd: 50,
+  aed: 200,
+  aud: 50,
+  bgn: 100,
+  brl: 50,
+  cad: 50,
+  chf: 50,
+  czk: 1500,
+  dkk: 250,
+  eur: 50,
+  gbp: 30,
+  hkd: 400,
+  huf: 17500,
+  inr: 50,
+  jpy: 50,
+  mxn: 1000,
+  myr: 200,
+  nok: 300,
+  nzd: 50,
+  pln: 200,
+  ron: 200,
+  sek: 300,
+  sgd: 50,
+  thb: 1000,
+  ars: 50,
+  cop: 50,
+  idr: 50,
+  ils: 50,
+  php: 50,
+  rub: 50,
+  zar: 50,
+  krw: 50
+}
+
+const CENTS = "usd aud cad eur hkd nzd sgd mxn brl".split(" ")
+
+const make = (code: string): Currency => {
+  const exponent = ZERO_DECIMAL.includes(code) ? 0 : THREE_DECIMAL.includes(code) ? 3 : 2
+  const increment = WHOLE_UNITS_ONLY.includes(code) ? 100 : exponent === 3 ? 10 : 1
+  const quoted = MINIMUMS[code]
+  return {
+    code,
+    exponent,
+    increment,
+    minimumCharge: quoted ?? increment,
+    minimumQuoted: quoted !== undefined,
+    maximumCharge: MAXIMUM_CHARGE,
+    minorUnitName: CENTS.includes(code) ? "cents" : code === "gbp" ? "pence" : undefined
+  }
+}
+
+const CODES = [
+  ...new Set([...ZERO_DECIMAL, ...THREE_DECIMAL, ...WHOLE_UNITS_ONLY, ...Object.keys(MINIMUMS)])
+].sort()
+
+const TABLE: ReadonlyMap<string, Currency> = new Map(CODES.map((code) => [code, make(code)]))
+
+/** Every supported currency, by code. */
+export const all: ReadonlyArray<Currency> = [...TABLE.values()]
+
+/** The currency for a code in either case ("USD", "usd"), or undefined. */
+export const lookup = (code: string): Currency | undefined =>
+  TABLE.get(code) ?? (code.length === 3 ? TABLE.get(code.toLowerCase()) : undefined)
+
+/** An amount in minor units as major-unit text: 1050 usd → "10.50". */
+export const formatMajor = (currency: Currency, minor: number): string => {
+  const text = Decimal.format(Decimal.fromScaled(minor, currency.exponent))
+  if (currency.exponent === 0) return text
+  const [whole, fraction = ""] = text.split(".")
+  return `${whole}.${fraction.padEnd(currency.exponent, "0")}`
+}
+
+/** "50 cents (0.50 USD)" or "50 JPY": an amount as a person reads it in a message. */
+export const describe = (currency: Currency, minor: number): string => {
+  const major = `${formatMajor(currency, minor)} ${currency.code.toUpperCase()}`
+  return currency.minorUnitName === undefined
+    ? major
+    : `${minor} ${currency.minorUnitName} (${major})`
+}

@@ -1,0 +1,76 @@
+/**
+ * A fee quote together with its compliance verdict: `estimate` reports on the configured
+ * fee as it is; `chargeQuote` lowers it to the largest compliant one, as a charge must
+ * (decisions §3).
+ */
+import { Either } from "effect"
+import * as Compliance from "./compliance/Compliance.js"
+import type { Ruleset } from "./compliance/Ruleset.js"
+import * as Fee from "./Fee.js"
+import type { FeeError } from "./FeeError.js"
+import type { FeeSchedule } from "./FeeSchedule.js"
+
+/** What an estimate or a charge is asked for. */
+export interface FeeRequest extends Compliance.ComplianceContext {
+  readonly amount: unknown
+  readonly currency: unknown
+}
+
+/** A quote and the verdict on its fee. */
+export interface Estimate extends Fee.FeeQuote {
+  readonly compliant: boolean
+  readonly region: string | null
+  readonly compliance: Compliance.ComplianceVerdict
+}
+
+/** The configured fee for the request and whether it is compliant. */
+export const estimate = (
+  schedule: FeeSchedule,
+  ruleset: Ruleset,
+  request: FeeRequest
+): Either.Either<Estimate, FeeError> => {
+  const quoted = Fee.quote(schedule, request.amount, request.currency)
+  if (Either.isLeft(quoted)) return Either.left(quoted.left)
+  const q = quoted.right
+  const verdict = Compliance.check(ruleset, checkInput(schedule, request, q))
+  if (Either.isLeft(verdict)) return Either.left(verdict.left)
+  return Either.right(withVerdict(q, verdict.right))
+}
+
+/** A charge's quote: the fee lowered to the largest compliant one, the original verdict kept. */
+export interface ChargeQuote extends Estimate {
+  /** The verdict on the configured fee, before it was lowered. */
+  readonly configured: Compliance.ComplianceVerdict
+}
+
+/** The quote a charge collects: never a non-compliant fee. */
+export const chargeQuote = (
+  schedule: FeeSchedule,
+  ruleset: Ruleset,
+  request: FeeRequest
+): Either.Either<ChargeQuote, FeeError> => {
+  const quoted = Fee.quote(schedule, request.amount, request.currency)
+  if (Either.isLeft(quoted)) return Either.left(quoted.left)
+  const q = quoted.right
+  const adjusted = Compliance.adjustToCompliant(ruleset, checkInput(schedule, request, q))
+  if (Either.isLeft(adjusted)) return Either.left(adjusted.left)
+  const { fee, verdict, original } = adjusted.right
+  return Either.right({ ...withVerdict(Fee.withFee(q, fee), verdict), configured: original })
+}
+
+const checkInput = (schedule: FeeSchedule, request: FeeRequest, q: Fee.FeeQuote) => ({
+  ...request,
+  amount: q.baseAmount,
+  currency: q.currency,
+  percentage: schedule.percentage,
+  flatFee: schedule.flatFee,
+  fee: q.convenienceFee,
+  flatPart: Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
+})
+
+const withVerdict = (q: Fee.FeeQuote, verdict: Compliance.ComplianceVerdict): Estimate => ({
+  ...q,
+  compliant: verdict.compliant,
+  region: verdict.region,
+  compliance: verdict
+})

@@ -1,0 +1,176 @@
+/**
+ * The rules that bind one situation (place, date, network, cardholder, fee type, channel),
+ * merged strictest-wins: a subdivision inherits its country's law, network and channel
+ * rules apply on top. Computed once per situation and day, then reused.
+ */
+import type { CardType, Channel, Rule, Terms } from "./Rule.js"
+import * as Ruleset from "./Ruleset.js"
+
+/** Card-type bits. */
+export const CARD_BIT: Readonly<Record<CardType, number>> = { credit: 1, debit: 2, prepaid: 4 }
+/** Every card type: what an unknown card type must be allowed as. */
+export const ALL_CARDS = 7
+
+/** A bound on a fee and the rule that set it. */
+export interface Bound {
+  readonly value: number
+  readonly by: Rule | undefined
+}
+
+/** The merged limits for one situation. */
+export interface Policy {
+  readonly day: number
+  /** Codes of every rule in force that was applied. */
+  readonly rules: ReadonlyArray<string>
+  /** The most specific place rule in force (the label in messages), if any. */
+  readonly place: Rule | undefined
+  /** A place or subdivision code with no version in force on the day. */
+  readonly missing: string | undefined
+  readonly prohibitedBy: Rule | undefined
+  readonly uncertainBy: Rule | undefined
+  readonly cardholderBy: Rule | undefined
+  readonly channelBy: Rule | undefined
+  readonly recurringBy: Rule | undefined
+  readonly flatOnlyBy: Rule | undefined
+  /** Allowed card types as bits, and the rule that narrowed them last. */
+  readonly cardTypes: Bound
+  /** Caps in parts per million of the amount; Infinity when none. */
+  readonly legalCap: Bound
+  readonly networkCap: Bound
+  /** Cap on the flat part in thousandths of a major unit; Infinity when none. */
+  readonly flatCap: Bound
+  readonly costOfAcceptanceBy: Rule | undefined
+  readonly disclosureBy: Rule | undefined
+  readonly disclosureText: string | null
+}
+
+/** The situation a policy is for. */
+export interface Situation {
+  readonly region: string
+  readonly day: number
+  readonly network: string
+  readonly business: boolean
+  readonly convenienceFee: boolean
+  readonly channel: Channel
+}
+
+/** The merged policy for a situation, or undefined when the region is not a known place. */
+export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefined => {
+  const own = ruleset.places.get(s.region)
+  if (own === undefined) return undefined
+  const country = s.region.slice(0, 2)
+  const chain = s.region.length > 2 ? [ruleset.places.get(country), own] : [own]
+  const merger = new Merger(s)
+  const variant = Ruleset.variant(s.business, s.convenienceFee)
+  for (const versions of chain) {
+    if (versions === undefined) continue
+    const rule = Ruleset.inForce(versions, s.day)
+    if (rule === undefined) merger.missing = versions[0]!.rule.code
+    else merger.addPlace(rule.rule, rule.terms[variant]!)
+  }
+  for (const rule of selectNetworks(ruleset.networks.get(country) ?? [], s)) {
+    merger.add(rule.rule, rule.terms[variant]!)
+  }
+  for (const versions of ruleset.channels.get(country) ?? []) {
+    const rule = Ruleset.inForce(versions, s.day)
+    if (rule !== undefined && rule.rule.channel === s.channel && governs(rule.rule, s)) {
+      merger.add(rule.rule, rule.terms[variant]!)
+    }
+  }
+  return merger.result()
+}
+
+const governs = (rule: Rule, s: Situation): boolean =>
+  rule.feeTypes.includes(s.convenienceFee ? "convenience_fee" : "surcharge")
+
+/** The network rules for the card's network, or all of them (the strictest) when it is unknown. */
+const selectNetworks = (
+  all: ReadonlyArray<Ruleset.Versions>,
+  s: Situation
+): ReadonlyArray<Ruleset.CompiledRule> => {
+  const inForce = all
+    .map((versions) => Ruleset.inForce(versions, s.day))
+    .filter((r): r is Ruleset.CompiledRule => r !== undefined && governs(r.rule, s))
+  const own = inForce.filter((r) => r.rule.networks.includes(s.network))
+  return own.length > 0 ? own : inForce
+}
+
+const cardBits = (types: ReadonlyArray<CardType>): number =>
+  types.reduce((bits, t) => bits | CARD_BIT[t], 0)
+
+const NONE: Bound = { value: Number.POSITIVE_INFINITY, by: undefined }
+
+class Merger {
+  missing: string | undefined
+  private readonly rules: Array<string> = []
+  private place: Rule | undefined
+  private prohibitedBy: Rule | undefined
+  private uncertainBy: Rule | undefined
+  private cardholderBy: Rule | undefined
+  private channelBy: Rule | undefined
+  private recurringBy: Rule | undefined
+  private flatOnlyBy: Rule | undefined
+  private cardTypes: Bound = { value: 7, by: undefined }
+  private legalCap = NONE
+  private networkCap = NONE
+  private flatCap = NONE
+  private costOfAcceptanceBy: Rule | undefined
+  private disclosureBy: Rule | undefined
+  private disclosureText: string | null = null
+
+  constructor(private readonly s: Situation) {}
+
+  addPlace(rule: Rule, terms: Terms) {
+    this.place = rule
+    this.add(rule, terms)
+  }
+
+  add(rule: Rule, t: Terms) {
+    this.rules.push(rule.code)
+    if (t.status === "prohibited") this.prohibitedBy ??= rule
+    if (t.status === "uncertain") this.uncertainBy ??= rule
+    if (!t.cardholders.includes(this.s.business ? "business" : "consumer"))
+      this.cardholderBy ??= rule
+    if (!t.channels.includes(this.s.channel)) this.channelBy ??= rule
+    const bits = this.cardTypes.value & cardBits(t.cardTypes)
+    if (bits !== this.cardTypes.value) this.cardTypes = { value: bits, by: rule }
+    if (t.flatOnly) this.flatOnlyBy ??= rule
+    if (!t.recurringAllowed) this.recurringBy ??= rule
+    const percent =
+      t.maxPercentage === null ? Number.POSITIVE_INFINITY : Math.round(t.maxPercentage * 10_000)
+    if (rule.kind === "place") this.legalCap = lower(this.legalCap, percent, rule)
+    else this.networkCap = lower(this.networkCap, percent, rule)
+    const flat = t.maxFlatFee === null ? Number.POSITIVE_INFINITY : Math.round(t.maxFlatFee * 1000)
+    this.flatCap = lower(this.flatCap, flat, rule)
+    if (t.costOfAcceptanceCap) this.costOfAcceptanceBy ??= rule
+    if (t.requiresDisclosure) this.disclosureBy ??= rule
+    if (rule.disclosureText !== null && (rule.kind !== "network" || t.flatOnly)) {
+      this.disclosureText = rule.disclosureText
+    }
+  }
+
+  result(): Policy {
+    return {
+      day: this.s.day,
+      rules: this.rules,
+      place: this.place,
+      missing: this.missing,
+      prohibitedBy: this.prohibitedBy,
+      uncertainBy: this.uncertainBy,
+      cardholderBy: this.cardholderBy,
+      channelBy: this.channelBy,
+      recurringBy: this.recurringBy,
+      flatOnlyBy: this.flatOnlyBy,
+      cardTypes: this.cardTypes,
+      legalCap: this.legalCap,
+      networkCap: this.networkCap,
+      flatCap: this.flatCap,
+      costOfAcceptanceBy: this.costOfAcceptanceBy,
+      disclosureBy: this.disclosureBy,
+      disclosureText: this.disclosureText
+    }
+  }
+}
+
+const lower = (bound: Bound, value: number, rule: Rule): Bound =>
+  value < bound.value ? { value, by: rule } : bound

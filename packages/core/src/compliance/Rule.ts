@@ -1,0 +1,94 @@
+/**
+ * The typed rule model every compliance answer is computed from. One record of law
+ * (a place), of a card network, or of a sales channel; the engine reads only these
+ * fields, never a region code.
+ */
+import { Schema } from "effect"
+
+/** Card types a fee may be charged on. */
+export const CardType = Schema.Literal("credit", "debit", "prepaid")
+export type CardType = typeof CardType.Type
+
+/** Who holds the card. */
+export const Cardholder = Schema.Literal("consumer", "business")
+export type Cardholder = typeof Cardholder.Type
+
+/** Where the payment is made. */
+export const Channel = Schema.Literal("online", "in_person")
+export type Channel = typeof Channel.Type
+
+/** A surcharge (percentage allowed) or a convenience fee (flat, card-absent channel). */
+export const FeeType = Schema.Literal("surcharge", "convenience_fee")
+export type FeeType = typeof FeeType.Type
+
+/** What the law says, once normalised from the dataset's thirteen status words. */
+export const RuleStatus = Schema.Literal("permitted", "prohibited", "uncertain")
+export type RuleStatus = typeof RuleStatus.Type
+
+/** Law of a place, a card network's rule on top of it, or a channel-specific rule. */
+export const RuleKind = Schema.Literal("place", "network", "channel")
+export type RuleKind = typeof RuleKind.Type
+
+/** How sure the research is. */
+export const Confidence = Schema.Literal("high", "medium", "low")
+export type Confidence = typeof Confidence.Type
+
+const Percent = Schema.Number.pipe(Schema.between(0, 100))
+const IsoDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/))
+
+/** The limits a rule puts on a fee. */
+export const Terms = Schema.Struct({
+  status: RuleStatus,
+  /** Card types a fee may be charged on; empty means none. */
+  cardTypes: Schema.Array(CardType),
+  /** Cardholders a fee may be charged to. */
+  cardholders: Schema.Array(Cardholder),
+  /** Channels a fee may be charged in. */
+  channels: Schema.Array(Channel),
+  /** Cap on the effective rate `fee / amount`, percent; null for none. */
+  maxPercentage: Schema.NullOr(Percent),
+  /** Cap on the flat part, major units of the rule's currency; null for none. */
+  maxFlatFee: Schema.NullOr(Schema.Number.pipe(Schema.nonNegative())),
+  /** The fee must also not exceed the merchant's cost of acceptance. */
+  costOfAcceptanceCap: Schema.Boolean,
+  /** The fee must be a flat amount, whatever the payment's value. */
+  flatOnly: Schema.Boolean,
+  /** A fee may be charged on recurring or instalment payments. */
+  recurringAllowed: Schema.Boolean,
+  requiresDisclosure: Schema.Boolean
+})
+export type Terms = typeof Terms.Type
+
+/** One rule, as shipped in the ruleset or supplied by an account. */
+export const Rule = Schema.Struct({
+  ...Terms.fields,
+  /** `CC`, `CC-SS`, or a network/channel rule's own code (`US-NETWORK-VISA`). */
+  code: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}(-[A-Z0-9-]{1,40})?$/)),
+  kind: RuleKind,
+  country: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/)),
+  /** Subdivision name for a `CC-SS` place. */
+  state: Schema.NullOr(Schema.String),
+  /** Lower-case currency code of the place; `maxFlatFee` is in it. */
+  currency: Schema.String,
+  /** Network rules: the networks they govern. */
+  networks: Schema.Array(Schema.String),
+  /** Network and channel rules: the fee types they govern. */
+  feeTypes: Schema.Array(FeeType),
+  /** Channel rules: the channel they govern. */
+  channel: Schema.NullOr(Channel),
+  /** Different terms when the cardholder is a business (EU/UK commercial cards). */
+  business: Schema.NullOr(Schema.partialWith(Terms, { exact: true })),
+  /** Different terms for a convenience fee rather than a surcharge. */
+  convenienceFee: Schema.NullOr(Schema.partialWith(Terms, { exact: true })),
+  /** First day in force; null when the dataset gives none. Later versions of a code replace earlier ones. */
+  effectiveFrom: Schema.NullOr(IsoDate),
+  /** The dataset's own status word, kept for reference. */
+  sourceStatus: Schema.String,
+  /** Free-text summary of the law the terms were read from. */
+  restrictions: Schema.String,
+  disclosureText: Schema.NullOr(Schema.String),
+  sources: Schema.Array(Schema.String),
+  confidence: Confidence,
+  currentAsOf: Schema.NullOr(Schema.String)
+})
+export type Rule = typeof Rule.Type

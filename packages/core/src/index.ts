@@ -1,0 +1,17 @@
+/** @levy/core: the pure fee and compliance engine. No I/O. */
+
+export { ComplianceRules } from "./ComplianceRules.js"
+export * as Currency from "./Currency.js"
+export * as Compliance from "./compliance/Compliance.js"
+export * as Day from "./compliance/Day.js"
+export * as RegionInfo from "./compliance/RegionInfo.js"
+export * as Rule from "./compliance/Rule.js"
+export * as Ruleset from "./compliance/Ruleset.js"
+export * as Decimal from "./Decimal.js"
+export * as Estimate from "./Estimate.js"
+export * as Fee from "./Fee.js"
+export { FeeCalculator } from "./FeeCalculator.js"
+export { FeeError } from "./FeeError.js"
+export * as FeeSchedule from "./FeeSchedule.js"
+export * as Rate from "./Rate.js"
+export * as Rounding from "./Rounding.js"
