@@ -32,15 +32,18 @@ export const parse = (value: unknown, maxScale: number): Either.Either<Decimal, 
 /** The decimal's value scaled to `scale` places, as an integer; undefined when it does not fit exactly. */
 export const toScaled = (decimal: Decimal, scale: number): number | undefined => {
   if (decimal.scale > scale) return undefined
-  const scaled = decimal.units * 10 ** (scale - decimal.scale)
+  const scaled = decimal.units * (POW10[scale - decimal.scale] ?? 10 ** (scale - decimal.scale))
   return Number.isSafeInteger(scaled) ? scaled : undefined
 }
 
 /** The decimal `units / 10^scale` from an integer, normalised. */
 export const fromScaled = (units: number, scale: number): Decimal => normalise(units, scale)
 
-/** The decimal as a JS number for display on the wire (`{percentage: 2.9}`); never used for arithmetic. */
-export const toNumber = (decimal: Decimal): number => Number(format(decimal))
+/**
+ * The decimal as a JS number for display on the wire (`{flatFee: 0.3}`); never used for
+ * arithmetic. Division of exact integers is correctly rounded: the same double as `Number("0.3")`.
+ */
+export const toNumber = (decimal: Decimal): number => decimal.units / 10 ** decimal.scale
 
 /** The decimal's canonical text, e.g. "2.9", "0.3", "12". */
 export const format = (decimal: Decimal): string => {
@@ -49,6 +52,8 @@ export const format = (decimal: Decimal): string => {
   const cut = digits.length - decimal.scale
   return `${digits.slice(0, cut)}.${digits.slice(cut)}`
 }
+
+const POW10 = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
 /** Decimal zero. */
 export const ZERO: Decimal = { units: 0, scale: 0 }

@@ -7,7 +7,7 @@ import { Either } from "effect"
 import * as Compliance from "./compliance/Compliance.js"
 import type { Ruleset } from "./compliance/Ruleset.js"
 import * as Fee from "./Fee.js"
-import type { FeeError } from "./FeeError.js"
+import { type FeeError, isFeeError } from "./FeeError.js"
 import type { FeeSchedule } from "./FeeSchedule.js"
 
 /** What an estimate or a charge is asked for. */
@@ -29,12 +29,10 @@ export const estimate = (
   ruleset: Ruleset,
   request: FeeRequest
 ): Either.Either<Estimate, FeeError> => {
-  const quoted = Fee.quote(schedule, request.amount, request.currency)
-  if (Either.isLeft(quoted)) return Either.left(quoted.left)
-  const q = quoted.right
-  const verdict = Compliance.check(ruleset, checkInput(schedule, request, q))
-  if (Either.isLeft(verdict)) return Either.left(verdict.left)
-  return Either.right(withVerdict(q, verdict.right))
+  const q = Fee.quoteOrFail(schedule, request.amount, request.currency)
+  if (isFeeError(q)) return Either.left(q)
+  const verdict = Compliance.checkOrFail(ruleset, request, feeUnderCheck(schedule, q))
+  return isFeeError(verdict) ? Either.left(verdict) : Either.right(withVerdict(q, verdict))
 }
 
 /** A charge's quote: the fee lowered to the largest compliant one, the original verdict kept. */
@@ -58,8 +56,16 @@ export const chargeQuote = (
   return Either.right({ ...withVerdict(Fee.withFee(q, fee), verdict), configured: original })
 }
 
-const checkInput = (schedule: FeeSchedule, request: FeeRequest, q: Fee.FeeQuote) => ({
-  ...request,
+/** A quoted fee: every amount known. */
+interface QuotedFee extends Compliance.FeeUnderCheck {
+  readonly amount: number
+  readonly currency: string
+  readonly fee: number
+  readonly flatPart: number
+}
+
+/** The quote's fee as compliance checks it. */
+const feeUnderCheck = (schedule: FeeSchedule, q: Fee.FeeQuote): QuotedFee => ({
   amount: q.baseAmount,
   currency: q.currency,
   percentage: schedule.percentage,
@@ -68,8 +74,28 @@ const checkInput = (schedule: FeeSchedule, request: FeeRequest, q: Fee.FeeQuote)
   flatPart: Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
 })
 
+/** The compliance input for a charge's quote: the request's context and the quote's fee. */
+const checkInput = (schedule: FeeSchedule, request: FeeRequest, q: Fee.FeeQuote): CheckInput => ({
+  ...request,
+  ...feeUnderCheck(schedule, q)
+})
+
+type CheckInput = Compliance.ComplianceInput & {
+  readonly amount: number
+  readonly fee: number
+  readonly flatPart: number
+}
+
 const withVerdict = (q: Fee.FeeQuote, verdict: Compliance.ComplianceVerdict): Estimate => ({
-  ...q,
+  baseAmount: q.baseAmount,
+  convenienceFee: q.convenienceFee,
+  totalAmount: q.totalAmount,
+  currency: q.currency,
+  feeStructure: q.feeStructure,
+  feeBreakdown: q.feeBreakdown,
+  adjustment: q.adjustment,
+  model: q.model,
+  rounding: q.rounding,
   compliant: verdict.compliant,
   region: verdict.region,
   compliance: verdict

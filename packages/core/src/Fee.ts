@@ -2,10 +2,10 @@
  * The fee on an amount (decisions §2): one rounding step on the percentage part, the
  * flat part exact, then the configured limits; `totalAmount = baseAmount + convenienceFee`.
  */
-import { Either } from "effect"
+import type { Either } from "effect"
 import * as Currency from "./Currency.js"
 import * as Decimal from "./Decimal.js"
-import { type FeeError, fail } from "./FeeError.js"
+import { type FeeError, fail, isFeeError, toEither } from "./FeeError.js"
 import type { FeeModel, FeeSchedule } from "./FeeSchedule.js"
 import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
@@ -32,44 +32,59 @@ export const quote = (
   schedule: FeeSchedule,
   amount: unknown,
   currency: unknown
-): Either.Either<FeeQuote, FeeError> => {
-  const found = resolveCurrency(currency)
-  if (Either.isLeft(found)) return Either.left(found.left)
-  const unit = found.right
-  const checked = checkAmount(schedule, amount, unit)
-  if (Either.isLeft(checked)) return Either.left(checked.left)
-  const flat = Rate.flatFeeMinor(schedule.flatFee, unit)
-  if (Either.isLeft(flat)) return Either.left(flat.left)
-  const base = checked.right
+): Either.Either<FeeQuote, FeeError> => toEither(quoteOrFail(schedule, amount, currency))
+
+/** `quote` without the Either, for the hot path. */
+export const quoteOrFail = (
+  schedule: FeeSchedule,
+  amount: unknown,
+  currency: unknown
+): FeeQuote | FeeError => {
+  const unit = currencyOrFail(currency)
+  if (isFeeError(unit)) return unit
+  const base = checkAmount(schedule, amount, unit)
+  if (isFeeError(base)) return base
+  const flat = Rate.flatFeeMinorOrFail(schedule.flatFee, unit)
+  if (isFeeError(flat)) return flat
   const raw =
     schedule.model === "add_on"
       ? percentagePart(base, schedule.percentage, unit.increment, schedule.rounding)
-      : grossUpTotal(base, flat.right, schedule.percentage, unit.increment) - base - flat.right
-  const before = raw + flat.right
+      : grossUpTotal(base, flat, schedule.percentage, unit.increment) - base - flat
+  const before = raw + flat
   const fee = limit(before, schedule, unit.increment)
   if (base + fee > unit.maximumCharge) {
-    return Either.left(
-      fail(
-        "amount_too_large",
-        "amount",
-        `Amount plus fee must be at most ${Currency.describe(unit, unit.maximumCharge)}.`
-      )
+    return fail(
+      "amount_too_large",
+      "amount",
+      `Amount plus fee must be at most ${Currency.describe(unit, unit.maximumCharge)}.`
     )
   }
-  return Either.right({
+  return {
     baseAmount: base,
     convenienceFee: fee,
     totalAmount: base + fee,
     currency: currency as string,
-    feeStructure: {
-      percentage: Rate.percentageToNumber(schedule.percentage),
-      flatFee: Decimal.toNumber(schedule.flatFee)
-    },
-    feeBreakdown: { percentage: raw, flatFee: flat.right },
+    feeStructure: feeStructureOf(schedule),
+    feeBreakdown: { percentage: raw, flatFee: flat },
     adjustment: fee - before,
     model: schedule.model,
     rounding: schedule.rounding
-  })
+  }
+}
+
+const structures = new WeakMap<FeeSchedule, FeeQuote["feeStructure"]>()
+
+/** The schedule's rate in reference units, made once per schedule. */
+const feeStructureOf = (schedule: FeeSchedule): FeeQuote["feeStructure"] => {
+  let structure = structures.get(schedule)
+  if (structure === undefined) {
+    structure = {
+      percentage: Rate.percentageToNumber(schedule.percentage),
+      flatFee: Decimal.toNumber(schedule.flatFee)
+    }
+    structures.set(schedule, structure)
+  }
+  return structure
 }
 
 /** The same quote with its fee replaced by `fee` (lowered by compliance), the change in `adjustment`. */
@@ -92,16 +107,26 @@ export const percentagePart = (
 ): number => Rounding.mulDiv(amount, ppm, Rate.PPM * increment, mode) * increment
 
 /**
- * The gross-up total: `ceil((amount + flat) / (1 − p))` to the increment, so that after the
- * processor takes p of the total plus flat the merchant nets at least the amount (fee-math.md §1.3).
+ * The gross-up total: the least total, on the increment, from which the merchant nets at least
+ * `amount` after the processor takes p of the total (rounded half-up to the minor unit, fee-math
+ * §1.3) plus flat. It is `ceil((amount + flat) / (1 − p))` or one step less: for GBP 10000 at
+ * 1.4 % + 0.20 the ceiling is 10163, yet 10162 already nets 10000 (fee-math's 101.62).
  */
 export const grossUpTotal = (
   amount: number,
   flat: number,
   ppm: number,
   increment: number
-): number =>
-  Rounding.mulDiv(amount + flat, Rate.PPM, (Rate.PPM - ppm) * increment, "up") * increment
+): number => {
+  const ceiling =
+    Rounding.mulDiv(amount + flat, Rate.PPM, (Rate.PPM - ppm) * increment, "up") * increment
+  const lower = ceiling - increment
+  return lower > amount && netOf(lower, flat, ppm) >= amount ? lower : ceiling
+}
+
+/** What the merchant keeps of `total` after the processor's half-up percentage and flat fee. */
+export const netOf = (total: number, flat: number, ppm: number): number =>
+  total - Rounding.mulDiv(total, ppm, Rate.PPM, "half_up") - flat
 
 /** The fee within the schedule's minFee/maxFee, on the currency's increment. */
 const limit = (fee: number, schedule: FeeSchedule, increment: number): number => {
@@ -116,63 +141,68 @@ const limit = (fee: number, schedule: FeeSchedule, increment: number): number =>
 }
 
 /** The currency for a code, or an error naming `currency`. */
-export const resolveCurrency = (code: unknown): Either.Either<Currency.Currency, FeeError> => {
+export const resolveCurrency = (code: unknown): Either.Either<Currency.Currency, FeeError> =>
+  toEither(currencyOrFail(code))
+
+/** `resolveCurrency` without the Either, for the hot path. */
+export const currencyOrFail = (code: unknown): Currency.Currency | FeeError => {
   if (code === undefined || code === null) {
-    return Either.left(fail("parameter_missing", "currency", "Missing required param: currency."))
+    return fail("parameter_missing", "currency", "Missing required param: currency.")
   }
   const found = typeof code === "string" ? Currency.lookup(code) : undefined
-  return found === undefined
-    ? Either.left(
-        fail(
-          "currency_not_supported",
-          "currency",
-          `Invalid currency: ${String(code).slice(0, 16)}. Use a supported three-letter ISO code.`
-        )
-      )
-    : Either.right(found)
+  return (
+    found ??
+    fail(
+      "currency_not_supported",
+      "currency",
+      `Invalid currency: ${shown(code)}. Use a supported three-letter ISO code.`
+    )
+  )
 }
+
+/** A value for a message; never calls an object's own `toString` (`{"toString": ""}` would throw). */
+const shown = (value: unknown): string =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value).slice(0, 16)
+    : typeof value
 
 const checkAmount = (
   schedule: FeeSchedule,
   amount: unknown,
   currency: Currency.Currency
-): Either.Either<number, FeeError> => {
+): number | FeeError => {
   if (amount === undefined || amount === null) {
-    return Either.left(fail("parameter_missing", "amount", "Missing required param: amount."))
+    return fail("parameter_missing", "amount", "Missing required param: amount.")
   }
   if (typeof amount !== "number" || !Number.isSafeInteger(amount)) {
-    return Either.left(
-      fail("parameter_invalid", "amount", "amount must be a whole number of minor units (cents).")
+    return fail(
+      "parameter_invalid",
+      "amount",
+      "amount must be a whole number of minor units (cents)."
     )
   }
   const minimum = Math.max(currency.minimumCharge, schedule.minAmount)
   if (amount < minimum) {
-    return Either.left(
-      fail(
-        "amount_too_small",
-        "amount",
-        `Amount must be at least ${Currency.describe(currency, minimum)}.`
-      )
+    return fail(
+      "amount_too_small",
+      "amount",
+      `Amount must be at least ${Currency.describe(currency, minimum)}.`
     )
   }
   const maximum = Math.min(currency.maximumCharge, schedule.maxAmount ?? currency.maximumCharge)
   if (amount > maximum) {
-    return Either.left(
-      fail(
-        "amount_too_large",
-        "amount",
-        `Amount must be at most ${Currency.describe(currency, maximum)}.`
-      )
+    return fail(
+      "amount_too_large",
+      "amount",
+      `Amount must be at most ${Currency.describe(currency, maximum)}.`
     )
   }
   if (amount % currency.increment !== 0) {
-    return Either.left(
-      fail(
-        "parameter_invalid",
-        "amount",
-        `${currency.code.toUpperCase()} amounts must be a multiple of ${currency.increment}.`
-      )
+    return fail(
+      "parameter_invalid",
+      "amount",
+      `${currency.code.toUpperCase()} amounts must be a multiple of ${currency.increment}.`
     )
   }
-  return Either.right(amount)
+  return amount
 }

@@ -6,7 +6,7 @@
 import { Either } from "effect"
 import * as Currency from "./Currency.js"
 import * as Decimal from "./Decimal.js"
-import { type FeeError, fail } from "./FeeError.js"
+import { type FeeError, fail, toEither } from "./FeeError.js"
 
 /** Decimal places a percentage may have. */
 export const PERCENT_DECIMALS = 4
@@ -58,22 +58,30 @@ export const flatFeeMinor = (
   flatFee: Decimal.Decimal,
   currency: Currency.Currency,
   param = "flatFee"
-): Either.Either<number, FeeError> => {
+): Either.Either<number, FeeError> => toEither(flatFeeMinorOrFail(flatFee, currency, param))
+
+/** `flatFeeMinor` without the Either, for the hot path. */
+export const flatFeeMinorOrFail = (
+  flatFee: Decimal.Decimal,
+  currency: Currency.Currency,
+  param = "flatFee"
+): number | FeeError => {
   const minor = Decimal.toScaled(flatFee, currency.exponent)
-  if (minor !== undefined && minor % currency.increment === 0) return Either.right(minor)
+  if (minor !== undefined && minor % currency.increment === 0) return minor
   const code = currency.code.toUpperCase()
-  return Either.left(
-    fail(
-      "parameter_invalid",
-      param,
-      `${param} ${Decimal.format(flatFee)} cannot be charged exactly in ${code}.`
-    )
+  return fail(
+    "parameter_invalid",
+    param,
+    `${param} ${Decimal.format(flatFee)} cannot be charged exactly in ${code}.`
   )
 }
 
-/** A percentage in parts per million as the wire's percent number: 29,000 → 2.9. */
-export const percentageToNumber = (ppm: number): number =>
-  Decimal.toNumber(Decimal.fromScaled(ppm, PERCENT_DECIMALS))
+/**
+ * A percentage in parts per million as the wire's percent number: 29,000 → 2.9. Display
+ * only: IEEE division of two exact integers is correctly rounded, so this is the same
+ * double as parsing the text "2.9".
+ */
+export const percentageToNumber = (ppm: number): number => ppm / PPM_PER_PERCENT
 
 const parseDecimal = (
   value: unknown,

@@ -5,7 +5,7 @@
 import { Either } from "effect"
 import * as Currency from "../Currency.js"
 import * as Decimal from "../Decimal.js"
-import { type FeeError, fail } from "../FeeError.js"
+import { type FeeError, fail, isFeeError, toEither } from "../FeeError.js"
 import * as Rate from "../Rate.js"
 import * as Rounding from "../Rounding.js"
 import * as Day from "./Day.js"
@@ -104,15 +104,21 @@ export interface ComplianceVerdict {
 export const check = (
   ruleset: Ruleset,
   input: ComplianceInput
-): Either.Either<ComplianceVerdict, FeeError> => {
-  const region = input.region
-  if (region === undefined || region === null) return Either.right(noRules(ruleset))
-  const day = dayOf(input.date)
-  if (day === undefined)
-    return Either.left(fail("parameter_invalid", "date", "date must be an ISO date (YYYY-MM-DD)."))
-  const policy = policyFor(ruleset, region, day, input)
-  if (policy === undefined) return Either.right(unknownRegion(ruleset, region))
-  return Either.map(measure(policy, input), (fee) => decide(ruleset, region, policy, input, fee))
+): Either.Either<ComplianceVerdict, FeeError> => toEither(checkOrFail(ruleset, input, input))
+
+/** `check` without the Either, for the hot path; `ctx` and `fee` may be different objects. */
+export const checkOrFail = (
+  ruleset: Ruleset,
+  ctx: ComplianceContext,
+  fee: FeeUnderCheck = ctx as ComplianceInput
+): ComplianceVerdict | FeeError => {
+  const region = ctx.region
+  if (region === undefined || region === null) return noRules(ruleset)
+  const policy = policyFor(ruleset, region, ctx)
+  if (policy === undefined) return unknownRegion(ruleset, region, fee.amount !== undefined)
+  if (isFeeError(policy)) return policy
+  const measured = measure(policy, fee)
+  return isFeeError(measured) ? measured : decide(ruleset, region, policy, ctx, fee, measured)
 }
 
 /** The largest compliant fee for `amount` in this context (minor units), null when nothing caps it. */
@@ -123,7 +129,7 @@ export const maxFee = (
 
 /**
  * The largest compliant fee not above `fee`: the flat part lowered to its cap, then the
- * whole to the rate cap; 0 where no fee may be charged.
+ * whole to the rate cap; 0 where no fee may be charged or the region is unknown.
  */
 export const compliantFee = (
   verdict: ComplianceVerdict,
@@ -133,7 +139,8 @@ export const compliantFee = (
   flatOnly: boolean
 ): number => {
   if (verdict.compliant) return fee
-  if (verdict.maxFee === 0) return 0
+  // No known rule (unknown region) can make any fee compliant: collect none.
+  if (verdict.maxFee === 0 || verdict.reasonCode === "unknown_region") return 0
   const flat = Math.min(flatPart, flatCap ?? flatPart)
   const lowered = (flatOnly ? 0 : fee - flatPart) + flat
   return Math.min(lowered, verdict.maxFee ?? lowered)
@@ -157,10 +164,8 @@ export const adjustToCompliant = (
 > =>
   Either.flatMap(check(ruleset, input), (original) => {
     if (original.compliant) return Either.right({ fee: input.fee, verdict: original, original })
-    const policy =
-      input.region == null
-        ? undefined
-        : policyFor(ruleset, input.region, dayOf(input.date) ?? 0, input)
+    const found = input.region == null ? undefined : policyFor(ruleset, input.region, input)
+    const policy = found === undefined || isFeeError(found) ? undefined : found
     const currency = currencyOf(policy, input)
     const flatCap =
       policy === undefined || currency === undefined ? null : flatCapMinor(policy, currency)
@@ -171,7 +176,8 @@ export const adjustToCompliant = (
       flatCap,
       policy?.flatOnlyBy !== undefined
     )
-    const flatPart = Math.min(input.flatPart, fee)
+    // Re-checked with the flat part as lowered to its cap, not the configured one.
+    const flatPart = Math.min(input.flatPart, flatCap ?? input.flatPart, fee)
     return Either.map(check(ruleset, { ...input, fee, flatPart }), (verdict) => ({
       fee,
       verdict,
@@ -181,37 +187,65 @@ export const adjustToCompliant = (
 
 // ---- situation and policy -------------------------------------------------
 
-const cache = new WeakMap<Ruleset, Map<string, Policy.Policy | null>>()
+/** Cached policies of one region: by variant for an unnamed network, and by network name. */
+interface RegionSlots {
+  readonly anyNetwork: Array<Policy.Policy | null | undefined>
+  readonly byNetwork: Map<string, Array<Policy.Policy | null | undefined>>
+}
 
+const INVALID_DATE = fail("parameter_invalid", "date", "date must be an ISO date (YYYY-MM-DD).")
+
+/**
+ * The policy for the context's situation and day, from the cache while its validity window
+ * holds. A policy that holds for good needs no clock reading at all (days only advance).
+ */
 const policyFor = (
   ruleset: Ruleset,
   rawRegion: string,
-  day: number,
   ctx: ComplianceContext
-): Policy.Policy | undefined => {
-  let perRuleset = cache.get(ruleset)
-  if (perRuleset === undefined) {
-    perRuleset = new Map()
-    cache.set(ruleset, perRuleset)
+): Policy.Policy | FeeError | undefined => {
+  const regions = ruleset.policies as Map<string, RegionSlots>
+  let region = regions.get(rawRegion)
+  if (region === undefined) {
+    if (regions.size > 10_000) regions.clear()
+    region = { anyNetwork: [], byNetwork: new Map() }
+    regions.set(rawRegion, region)
+  }
+  const network = ctx.cardNetwork ?? ""
+  let slots = network === "" ? region.anyNetwork : region.byNetwork.get(network)
+  if (slots === undefined) {
+    if (region.byNetwork.size > 100) region.byNetwork.clear()
+    slots = []
+    region.byNetwork.set(network, slots)
   }
   const business = ctx.cardholder === "business"
   const convenienceFee = ctx.feeType === "convenience_fee"
-  const channel = ctx.channel ?? "online"
-  const network = ctx.cardNetwork ?? ""
-  const key = `${rawRegion}|${network}|${business ? 1 : 0}${convenienceFee ? 1 : 0}${channel}`
-  const hit = perRuleset.get(key)
-  if (hit !== undefined && (hit === null || hit.day === day)) return hit ?? undefined
-  const region = rawRegion.toUpperCase()
+  const channel = ctx.channel === "in_person" ? "in_person" : "online"
+  const slot = (business ? 4 : 0) + (convenienceFee ? 2 : 0) + (channel === "online" ? 0 : 1)
+  const hit = slots[slot]
+  if (hit === null && ctx.date === undefined) return undefined
+  // Good for today only if it was already in force on the last day read from the clock: a
+  // policy built for a later date (an account's future version) must not stand in for today.
+  if (
+    hit != null &&
+    ctx.date === undefined &&
+    hit.validUntil === Number.POSITIVE_INFINITY &&
+    hit.validFrom <= todayCache.day
+  )
+    return hit
+  const day = dayOf(ctx.date)
+  if (day === undefined) return INVALID_DATE
+  if (hit === null) return undefined
+  if (hit !== undefined && hit.validFrom <= day && day < hit.validUntil) return hit
   const built = Policy.build(ruleset, {
-    region,
+    region: rawRegion.toUpperCase(),
     day,
     network: network.toLowerCase(),
     business,
     convenienceFee,
     channel
   })
-  if (perRuleset.size > 10_000) perRuleset.clear()
-  perRuleset.set(key, built ?? null)
+  slots[slot] = built ?? null
   return built
 }
 
@@ -242,36 +276,25 @@ const currencyOf = (
 ): Currency.Currency | undefined =>
   Currency.lookup(input.currency ?? policy?.place?.currency ?? "usd")
 
-const measure = (
-  policy: Policy.Policy,
-  input: FeeUnderCheck
-): Either.Either<Measured, FeeError> => {
-  if (input.amount === undefined) {
-    return Either.right({ amount: undefined, fee: 0, flatPart: 0, currency: undefined })
-  }
+const measure = (policy: Policy.Policy, input: FeeUnderCheck): Measured | FeeError => {
+  if (input.amount === undefined)
+    return { amount: undefined, fee: 0, flatPart: 0, currency: undefined }
   const currency = currencyOf(policy, input)
   if (currency === undefined) {
-    return Either.left(
-      fail("currency_not_supported", "currency", `Invalid currency: ${input.currency}.`)
-    )
+    return fail("currency_not_supported", "currency", `Invalid currency: ${input.currency}.`)
   }
   if (input.fee !== undefined) {
-    return Either.right({
-      amount: input.amount,
-      fee: input.fee,
-      flatPart: input.flatPart ?? 0,
-      currency
-    })
+    return { amount: input.amount, fee: input.fee, flatPart: input.flatPart ?? 0, currency }
   }
-  return Either.map(Rate.flatFeeMinor(input.flatFee, currency), (flat) => ({
-    amount: input.amount,
-    fee:
-      Rounding.mulDiv(input.amount!, input.percentage, Rate.PPM * currency.increment, "half_up") *
-        currency.increment +
-      flat,
-    flatPart: flat,
-    currency
-  }))
+  const flat = Rate.flatFeeMinorOrFail(input.flatFee, currency)
+  if (isFeeError(flat)) return flat
+  const pct = Rounding.mulDiv(
+    input.amount,
+    input.percentage,
+    Rate.PPM * currency.increment,
+    "half_up"
+  )
+  return { amount: input.amount, fee: pct * currency.increment + flat, flatPart: flat, currency }
 }
 
 const flatCapMinor = (policy: Policy.Policy, currency: Currency.Currency): number | null => {
@@ -291,47 +314,64 @@ const decide = (
   ruleset: Ruleset,
   region: string,
   policy: Policy.Policy,
-  input: ComplianceInput,
+  ctx: ComplianceContext,
+  input: FeeUnderCheck,
   m: Measured
 ): ComplianceVerdict => {
-  const blocked = blockedBy(policy, input)
-  const cap = rateCap(policy, input.costOfAcceptance)
+  const blocked = blockedBy(policy, ctx, input)
+  // A convenience fee that must be flat rules out its percentage, not a flat fee within the caps:
+  // no fee at all is allowed only if a flat one would be blocked too.
+  const none =
+    blocked !== undefined &&
+    (blocked.code !== "convenience_fee_must_be_flat" ||
+      blockedBy(policy, ctx, FLAT_FEE) !== undefined)
+  const cap = rateCap(policy, ctx.costOfAcceptance)
   const flatCap = m.currency === undefined ? null : flatCapMinor(policy, m.currency)
-  const maxFee = blocked !== undefined ? 0 : feeCap(cap.value, flatCap, policy, m)
+  const maxFee = none ? 0 : feeCap(cap.value, flatCap, policy, m)
   const zero =
     m.amount === undefined ? input.percentage === 0 && input.flatFee.units === 0 : m.fee === 0
   const failure = zero ? undefined : (blocked ?? overCap(policy, input, m, cap, flatCap))
+  const maxPercentage = none
+    ? 0
+    : cap.value === Number.POSITIVE_INFINITY
+      ? null
+      : Rate.percentageToNumber(cap.value)
   return {
     compliant: failure === undefined,
     region,
-    reasonCode: failure?.code ?? null,
-    reason: failure?.reason ?? null,
-    maxPercentage:
-      blocked !== undefined
-        ? 0
-        : cap.value === Number.POSITIVE_INFINITY
-          ? null
-          : Rate.percentageToNumber(cap.value),
+    reasonCode: failure === undefined ? null : failure.code,
+    reason: failure === undefined ? null : failure.reason,
+    maxPercentage,
     maxFee,
-    disclosureText: fillDisclosure(policy.disclosureText, input, m),
+    disclosureText: policy.disclosureText,
     rulesetVersion: ruleset.version,
     rules: policy.rules
   }
 }
 
+/** A fee with no percentage part, to ask whether a flat fee would be blocked. */
+const FLAT_FEE: FeeUnderCheck = { percentage: 0, flatFee: Decimal.ZERO }
+
 /** The first condition, other than a cap, that rules out any fee. */
-const blockedBy = (p: Policy.Policy, input: ComplianceInput): Failure | undefined => {
-  const where = label(p.place)
+const blockedBy = (
+  p: Policy.Policy,
+  input: ComplianceContext,
+  fee: FeeUnderCheck
+): Failure | undefined => {
   if (p.prohibitedBy)
     return {
       code: "fees_prohibited",
-      reason: `Card fees are prohibited in ${label(p.prohibitedBy)}.`
+      reason: memo(p, "prohibited", () => `Card fees are prohibited in ${label(p.prohibitedBy)}.`)
     }
   if (p.cardholderBy) {
     const who = input.cardholder ?? "consumer"
     return {
       code: "cardholder_not_allowed",
-      reason: `Fees may not be charged to ${who} cardholders in ${label(p.cardholderBy)}.`
+      reason: memo(
+        p,
+        who,
+        () => `Fees may not be charged to ${who} cardholders in ${label(p.cardholderBy)}.`
+      )
     }
   }
   const wanted = input.cardType === undefined ? Policy.ALL_CARDS : Policy.CARD_BIT[input.cardType]
@@ -339,43 +379,67 @@ const blockedBy = (p: Policy.Policy, input: ComplianceInput): Failure | undefine
   if (p.channelBy) {
     return {
       code: "convenience_fee_channel",
-      reason: `${rulePhrase(p.channelBy)} does not allow this fee for ${input.channel ?? "online"} payments.`
+      reason: memo(
+        p,
+        input.channel ?? "online",
+        () =>
+          `${rulePhrase(p.channelBy)} does not allow this fee for ${input.channel ?? "online"} payments.`
+      )
     }
   }
   if (input.recurring === true && p.recurringBy) {
     return {
       code: "convenience_fee_channel",
-      reason: `${rulePhrase(p.recurringBy)} does not allow this fee on recurring payments.`
+      reason: memo(
+        p,
+        "recurring",
+        () => `${rulePhrase(p.recurringBy)} does not allow this fee on recurring payments.`
+      )
     }
   }
-  if (p.flatOnlyBy && nonFlat(input)) {
+  if (p.flatOnlyBy && nonFlat(fee)) {
     return {
       code: "convenience_fee_must_be_flat",
-      reason: `${rulePhrase(p.flatOnlyBy)} requires a convenience fee to be a flat amount, with no percentage.`
+      reason: memo(
+        p,
+        "flat",
+        () =>
+          `${rulePhrase(p.flatOnlyBy)} requires a convenience fee to be a flat amount, with no percentage.`
+      )
     }
   }
   if (p.missing !== undefined) {
     return {
       code: "legal_uncertainty",
-      reason: `No rule for ${p.missing} is known to be in force on ${Day.toIso(p.day)}.`
+      // Not memoised: a cached policy serves many days, and the message names the one asked about.
+      reason: `No rule for ${p.missing} is known to be in force on ${Day.toIso(dayOf(input.date) ?? p.day)}.`
     }
   }
   if (p.uncertainBy && input.allowUncertain !== true) {
     return {
       code: "legal_uncertainty",
-      reason: `The law on card fees in ${label(p.uncertainBy)} is uncertain; the account must opt in (allowUncertain) to charge one.`
+      reason: memo(
+        p,
+        "uncertain",
+        () =>
+          `The law on card fees in ${label(p.uncertainBy)} is uncertain; the account must opt in (allowUncertain) to charge one.`
+      )
     }
   }
   if (p.disclosureBy && input.disclosed === false) {
     return {
       code: "disclosure_required",
-      reason: `${where} requires the fee to be disclosed to the payer before payment.`
+      reason: memo(
+        p,
+        "disclosure",
+        () => `${label(p.place)} requires the fee to be disclosed to the payer before payment.`
+      )
     }
   }
   return undefined
 }
 
-const nonFlat = (input: ComplianceInput): boolean =>
+const nonFlat = (input: FeeUnderCheck): boolean =>
   input.fee !== undefined ? input.fee > (input.flatPart ?? 0) : input.percentage > 0
 
 const cardTypeFailure = (p: Policy.Policy, cardType: CardType | undefined): Failure => {
@@ -386,7 +450,11 @@ const cardTypeFailure = (p: Policy.Policy, cardType: CardType | undefined): Fail
   const card = cardType === undefined ? "an unknown card type (pass cardType)" : `${cardType} cards`
   return {
     code: "card_type_not_allowed",
-    reason: `Fees may not be charged on ${card} under ${rulePhrase(p.cardTypes.by)}: ${list}.`
+    reason: memo(
+      p,
+      card,
+      () => `Fees may not be charged on ${card} under ${rulePhrase(p.cardTypes.by)}: ${list}.`
+    )
   }
 }
 
@@ -398,11 +466,9 @@ interface Cap {
 
 /** The lowest cap on the effective rate, and whose it is (law before network before cost on ties). */
 const rateCap = (p: Policy.Policy, costOfAcceptance: number | undefined): Cap => {
-  let cap: Cap = { value: p.legalCap.value, code: "percentage_over_limit", by: p.legalCap.by }
-  if (p.networkCap.value < cap.value)
-    cap = { value: p.networkCap.value, code: "network_cap_exceeded", by: p.networkCap.by }
+  const cap = p.cap
   if (p.costOfAcceptanceBy && costOfAcceptance !== undefined && costOfAcceptance < cap.value) {
-    cap = { value: costOfAcceptance, code: "over_cost_of_acceptance", by: p.costOfAcceptanceBy }
+    return { value: costOfAcceptance, code: "over_cost_of_acceptance", by: p.costOfAcceptanceBy }
   }
   return cap
 }
@@ -426,7 +492,7 @@ const feeCap = (
 
 const overCap = (
   p: Policy.Policy,
-  input: ComplianceInput,
+  input: FeeUnderCheck,
   m: Measured,
   cap: Cap,
   flatCap: number | null
@@ -438,46 +504,69 @@ const overCap = (
   if (flatOver) {
     return {
       code: "flat_fee_over_limit",
-      reason: `The flat fee is above the maximum flat fee under ${rulePhrase(p.flatCap.by)}.`
+      reason: memo(
+        p,
+        "flat_cap",
+        () => `The flat fee is above the maximum flat fee under ${rulePhrase(p.flatCap.by)}.`
+      )
     }
   }
   if (cap.value === Number.POSITIVE_INFINITY) return undefined
   const over =
     m.amount === undefined ? input.percentage > cap.value : m.fee * Rate.PPM > m.amount * cap.value
   if (!over) return undefined
-  const rate = rateOf(input, m)
-  const what = m.amount === undefined ? "percentage" : "effective rate"
-  const limit = `${Rate.percentageToNumber(cap.value)}%`
+  return {
+    code: cap.code,
+    reason:
+      cap.code === "over_cost_of_acceptance"
+        ? overCapReason(cap)
+        : memo(p, cap.code, () => overCapReason(cap))
+  }
+}
+
+const overCapReason = (cap: Cap): string => {
   const whose =
     cap.code === "over_cost_of_acceptance"
       ? "the merchant's cost of acceptance"
       : `the maximum under ${rulePhrase(cap.by)}`
-  return {
-    code: cap.code,
-    reason: `The fee's ${what} of ${Rate.percentageToNumber(rate)}% is above ${limit}, ${whose}.`
-  }
+  return `The fee is above ${Rate.percentageToNumber(cap.value)}% of the amount, ${whose}.`
 }
 
-/** The nominal percentage, or the effective rate `fee / amount` (ppm, 2 decimals of a percent) when the amount is known. */
-const rateOf = (input: ComplianceInput, m: Measured): number =>
-  m.amount === undefined ? input.percentage : Rounding.mulDiv(m.fee, 100, m.amount, "half_up") * 100
-
-const fillDisclosure = (
-  text: string | null,
-  input: ComplianceInput,
-  m: Measured
-): string | null => {
-  if (text === null || !text.includes("{")) return text
-  const major = (minor: number) =>
-    m.currency ? Currency.formatMajor(m.currency, minor) : String(minor)
+/** A policy's text for `key`, built once: the same situation always gets the same words. */
+const memo = (p: Policy.Policy, key: string, build: () => string): string => {
+  let text = p.texts.get(key)
+  if (text === undefined) {
+    text = build()
+    p.texts.set(key, text)
+  }
   return text
-    .replaceAll("{rate}", String(Rate.percentageToNumber(rateOf(input, m))))
-    .replaceAll("{flat}", Decimal.format(input.flatFee))
+}
+
+/** A disclosure template with its placeholders filled for a fee (`{rate}` is the effective rate when the amount is known). */
+export const renderDisclosure = (text: string, input: FeeUnderCheck): string => {
+  if (!text.includes("{")) return text
+  const currency = Currency.lookup(input.currency ?? "usd")
+  const known = input.amount !== undefined && input.fee !== undefined && currency !== undefined
+  // fee / amount in hundredths of a percent (× 10,000), then as ppm (× 100): 250 on 10000 → 2.5.
+  const rate = known
+    ? Rounding.mulDiv(input.fee!, 10_000, input.amount!, "half_up") * 100
+    : input.percentage
+  const major = (minor: number) => Currency.formatMajor(currency!, minor)
+  // Money, not a bare decimal: "$1.50", not "$1.5".
+  const flatMinor =
+    known && input.flatPart !== undefined
+      ? input.flatPart
+      : currency === undefined
+        ? undefined
+        : Decimal.toScaled(input.flatFee, currency.exponent)
+  return text
+    .replaceAll("{rate}", String(Rate.percentageToNumber(rate)))
     .replaceAll(
-      "{credit_total}",
-      m.amount === undefined ? "{credit_total}" : major(m.amount + m.fee)
+      "{flat}",
+      flatMinor === undefined ? Decimal.format(input.flatFee) : major(flatMinor)
     )
-    .replaceAll("{cash_total}", m.amount === undefined ? "{cash_total}" : major(m.amount))
+    .replaceAll("{credit_total}", known ? major(input.amount! + input.fee!) : "{credit_total}")
+    .replaceAll("{cash_total}", known ? major(input.amount!) : "{cash_total}")
 }
 
 const label = (rule: Rule | undefined): string =>
@@ -494,7 +583,19 @@ const rulePhrase = (rule: Rule | undefined): string =>
       ? `the law of ${label(rule)}`
       : `rule ${rule.code}`
 
-const noRules = (ruleset: Ruleset): ComplianceVerdict => ({
+const noRulesCache = new WeakMap<Ruleset, ComplianceVerdict>()
+
+/** The verdict where no rules apply, one per ruleset (verdicts are never mutated). */
+const noRules = (ruleset: Ruleset): ComplianceVerdict => {
+  let verdict = noRulesCache.get(ruleset)
+  if (verdict === undefined) {
+    verdict = noRulesVerdict(ruleset)
+    noRulesCache.set(ruleset, verdict)
+  }
+  return verdict
+}
+
+const noRulesVerdict = (ruleset: Ruleset): ComplianceVerdict => ({
   compliant: true,
   region: null,
   reasonCode: null,
@@ -506,13 +607,18 @@ const noRules = (ruleset: Ruleset): ComplianceVerdict => ({
   rules: []
 })
 
-const unknownRegion = (ruleset: Ruleset, region: string): ComplianceVerdict => ({
+/** An unknown place: no fee is known to be legal there, so none is (maxFee 0 when the amount is known). */
+const unknownRegion = (
+  ruleset: Ruleset,
+  region: string,
+  amountKnown: boolean
+): ComplianceVerdict => ({
   compliant: false,
   region,
   reasonCode: "unknown_region",
   reason: `Unknown region: ${region.slice(0, 40)}. Use a country code (US) or a subdivision code (US-NY) from the ruleset.`,
-  maxPercentage: null,
-  maxFee: null,
+  maxPercentage: 0,
+  maxFee: amountKnown ? 0 : null,
   disclosureText: null,
   rulesetVersion: ruleset.version,
   rules: []

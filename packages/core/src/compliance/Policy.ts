@@ -20,6 +20,10 @@ export interface Bound {
 /** The merged limits for one situation. */
 export interface Policy {
   readonly day: number
+  /** First day from which this policy holds (the latest start of a version it used). */
+  readonly validFrom: number
+  /** First day on which it no longer holds (a version of a rule it read starts); Infinity for never. */
+  readonly validUntil: number
   /** Codes of every rule in force that was applied. */
   readonly rules: ReadonlyArray<string>
   /** The most specific place rule in force (the label in messages), if any. */
@@ -37,11 +41,19 @@ export interface Policy {
   /** Caps in parts per million of the amount; Infinity when none. */
   readonly legalCap: Bound
   readonly networkCap: Bound
+  /** The lower of the two, with the reason code for exceeding it (law wins ties). */
+  readonly cap: {
+    readonly value: number
+    readonly code: "percentage_over_limit" | "network_cap_exceeded"
+    readonly by: Rule | undefined
+  }
   /** Cap on the flat part in thousandths of a major unit; Infinity when none. */
   readonly flatCap: Bound
   readonly costOfAcceptanceBy: Rule | undefined
   readonly disclosureBy: Rule | undefined
   readonly disclosureText: string | null
+  /** Reason texts built for this policy, by key (see Compliance). */
+  readonly texts: Map<string, string>
 }
 
 /** The situation a policy is for. */
@@ -64,14 +76,19 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
   const variant = Ruleset.variant(s.business, s.convenienceFee)
   for (const versions of chain) {
     if (versions === undefined) continue
+    merger.watch(versions)
     const rule = Ruleset.inForce(versions, s.day)
     if (rule === undefined) merger.missing = versions[0]!.rule.code
     else merger.addPlace(rule.rule, rule.terms[variant]!)
   }
-  for (const rule of selectNetworks(ruleset.networks.get(country) ?? [], s)) {
+  const networks = ruleset.networks.get(country) ?? []
+  const channels = ruleset.channels.get(country) ?? []
+  for (const versions of networks) merger.watch(versions)
+  for (const versions of channels) merger.watch(versions)
+  for (const rule of selectNetworks(networks, s)) {
     merger.add(rule.rule, rule.terms[variant]!)
   }
-  for (const versions of ruleset.channels.get(country) ?? []) {
+  for (const versions of channels) {
     const rule = Ruleset.inForce(versions, s.day)
     if (rule !== undefined && rule.rule.channel === s.channel && governs(rule.rule, s)) {
       merger.add(rule.rule, rule.terms[variant]!)
@@ -102,6 +119,8 @@ const NONE: Bound = { value: Number.POSITIVE_INFINITY, by: undefined }
 
 class Merger {
   missing: string | undefined
+  private validFrom = Number.NEGATIVE_INFINITY
+  private validUntil = Number.POSITIVE_INFINITY
   private readonly rules: Array<string> = []
   private place: Rule | undefined
   private prohibitedBy: Rule | undefined
@@ -119,6 +138,14 @@ class Merger {
   private disclosureText: string | null = null
 
   constructor(private readonly s: Situation) {}
+
+  /** Narrows the policy's validity to the days on which the same version of this code is in force. */
+  watch(versions: Ruleset.Versions) {
+    for (const v of versions) {
+      if (v.fromDay <= this.s.day) this.validFrom = Math.max(this.validFrom, v.fromDay)
+      else this.validUntil = Math.min(this.validUntil, v.fromDay)
+    }
+  }
 
   addPlace(rule: Rule, terms: Terms) {
     this.place = rule
@@ -152,6 +179,8 @@ class Merger {
   result(): Policy {
     return {
       day: this.s.day,
+      validFrom: this.validFrom,
+      validUntil: this.validUntil,
       rules: this.rules,
       place: this.place,
       missing: this.missing,
@@ -164,10 +193,15 @@ class Merger {
       cardTypes: this.cardTypes,
       legalCap: this.legalCap,
       networkCap: this.networkCap,
+      cap:
+        this.legalCap.value <= this.networkCap.value
+          ? { value: this.legalCap.value, code: "percentage_over_limit", by: this.legalCap.by }
+          : { value: this.networkCap.value, code: "network_cap_exceeded", by: this.networkCap.by },
       flatCap: this.flatCap,
       costOfAcceptanceBy: this.costOfAcceptanceBy,
       disclosureBy: this.disclosureBy,
-      disclosureText: this.disclosureText
+      disclosureText: this.disclosureText,
+      texts: new Map()
     }
   }
 }

@@ -4,6 +4,7 @@
  * fields, never a region code.
  */
 import { Schema } from "effect"
+import * as Day from "./Day.js"
 
 /** Card types a fee may be charged on. */
 export const CardType = Schema.Literal("credit", "debit", "prepaid")
@@ -34,7 +35,11 @@ export const Confidence = Schema.Literal("high", "medium", "low")
 export type Confidence = typeof Confidence.Type
 
 const Percent = Schema.Number.pipe(Schema.between(0, 100))
-const IsoDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/))
+/** A real calendar day: "2025-02-30" matches the pattern but would be read as 1970-01-01. */
+const IsoDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
+  Schema.filter((text) => Day.fromIso(text) !== undefined, { message: () => "not a calendar date" })
+)
 
 /** The limits a rule puts on a fee. */
 export const Terms = Schema.Struct({

@@ -31,6 +31,8 @@ export interface Ruleset {
   readonly networks: ReadonlyMap<string, ReadonlyArray<Versions>>
   /** Country → its channel rules. */
   readonly channels: ReadonlyMap<string, ReadonlyArray<Versions>>
+  /** The engine's cache of merged policies for this ruleset (see Compliance). */
+  readonly policies: Map<string, unknown>
 }
 
 /** Index of the terms for a cardholder and fee type. */
@@ -54,7 +56,7 @@ export const make = (rules: ReadonlyArray<Rule>, version: string): Ruleset => {
     if (kind === "place") places.set(code, list)
     else push(kind === "network" ? networks : channels, list[0]!.rule.country, list)
   }
-  return { version, rules, places, networks, channels }
+  return { version, rules, places, networks, channels, policies: new Map() }
 }
 
 /** `base` with `rules` laid over it: a rule replaces the base version with the same code and date. */

@@ -62,7 +62,8 @@ export const PATCHES: Readonly<Record<string, Partial<Rule>>> = {
   "US-CO": { convenienceFee: { cardTypes: ["credit"] } },
   "US-NETWORK-VISA": { networks: ["visa"], feeTypes: ["surcharge"] },
   "US-NETWORK-MASTERCARD": { networks: ["mastercard"], feeTypes: ["surcharge"] },
-  "US-NETWORK-DISCOVER-AMEX": { networks: ["discover", "amex"], feeTypes: ["surcharge"] },
+  // "Discover — not greater than the cost of acceptance": the record's own terms.
+  "US-NETWORK-DISCOVER-AMEX": { networks: ["discover"], feeTypes: ["surcharge"] },
   // "(7) flat or fixed amount ... (maxPercentage=0 encodes 'no percentage')", "(2) card-absent
   // transactions only", "(10) not on recurring or instalment transactions".
   "US-CONVENIENCE-FEE-VISA": {
@@ -92,11 +93,17 @@ export const PATCHES: Readonly<Record<string, Partial<Rule>>> = {
   AU: { cardTypes: ALL_CARDS },
   // "Keep surcharges at or below cost."
   NZ: { costOfAcceptanceCap: true },
-  // Prohibited in store if enacted: a channel rule on top of NZ's law.
+  // Prohibited in store if enacted: a channel rule on top of NZ's law. Its caps and card types
+  // (none, 0) are the ban as enacted, but "Whether the bill received Royal assent was NOT
+  // verified": the rule is uncertain, so it blocks through its status alone, and an account that
+  // opts in (allowUncertain) is under NZ's own law, not a ban nobody has confirmed.
   "NZ-INSTORE": {
     kind: "channel",
     channel: "in_person",
-    feeTypes: ["surcharge", "convenience_fee"]
+    feeTypes: ["surcharge", "convenience_fee"],
+    cardTypes: ALL_CARDS,
+    maxPercentage: null,
+    maxFlatFee: null
   }
 }
 
@@ -126,6 +133,18 @@ export const VERSIONS: ReadonlyArray<{ readonly code: string; readonly patch: Pa
   },
   // "PENDING ... Treat as subject to change on 2026-07-01" and the outcome "was NOT found".
   { code: "AU", patch: { effectiveFrom: "2026-07-01", status: "uncertain" } }
+]
+
+/**
+ * Rules the prose of one record states for a part of it, as a new code cloned from that record.
+ * "American Express — must equal the cap of other card brands processed": with no brand named,
+ * the strictest other US brand's cap binds (Visa, 3 %).
+ */
+export const DERIVED: ReadonlyArray<{ readonly from: string; readonly patch: Partial<Rule> }> = [
+  {
+    from: "US-NETWORK-DISCOVER-AMEX",
+    patch: { code: "US-NETWORK-AMEX", networks: ["amex"], maxPercentage: 3 }
+  }
 ]
 
 /**

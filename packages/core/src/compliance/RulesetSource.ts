@@ -16,11 +16,15 @@ export const normalise = (dataset: SourceDataset): ReadonlyArray<Rule> => {
     const rule = byCode.get(code)
     return rule === undefined ? [] : [{ ...rule, ...patch }]
   })
+  const derived = Overlay.DERIVED.flatMap(({ from, patch }) => {
+    const rule = byCode.get(from)
+    return rule === undefined ? [] : [{ ...rule, ...patch }]
+  })
   const networks = Overlay.NETWORK_RULES_FROM_PLACES.flatMap(({ from, code, networks }) => {
     const record = dataset.regions.find((r) => r.regionCode === from)
     return record === undefined ? [] : [networkRuleFrom(record, code, networks)]
   })
-  return [...base, ...versions, ...networks]
+  return [...base, ...versions, ...derived, ...networks]
 }
 
 /** The version of the ruleset built from a dataset generated in `generated` ("2026-11"). */
@@ -32,6 +36,11 @@ const fromRecord = (record: SourceRecord): Rule => {
   const consumerBan = Overlay.CONSUMER_BAN.has(record.status)
   const networkCapped = Overlay.NETWORK_CAPPED.has(record.status)
   const { business, ...patch } = Overlay.PATCHES[record.regionCode] ?? {}
+  // A state's `allowedCardTypes` (credit only) echo the networks' SURCHARGE rules; a convenience
+  // fee "applies to all forms of payment in that channel" (US record), so a subdivision takes its
+  // country's convenience-fee terms unless its own law says otherwise (US-CO, US-TX patch theirs).
+  const subdivision = record.state !== null && !Overlay.NOT_PLACES.has(record.regionCode)
+  const inherited = subdivision ? (Overlay.PATCHES[record.country]?.convenienceFee ?? null) : null
   return {
     code: record.regionCode,
     kind: Overlay.NOT_PLACES.has(record.regionCode) ? "network" : "place",
@@ -52,7 +61,7 @@ const fromRecord = (record: SourceRecord): Rule => {
     feeTypes: ["surcharge", "convenience_fee"],
     channel: null,
     business: consumerBan ? { ...Overlay.BUSINESS_TERMS, ...business } : (business ?? null),
-    convenienceFee: null,
+    convenienceFee: inherited,
     effectiveFrom: record.effectiveFrom,
     sourceStatus: record.status,
     restrictions: record.restrictions,

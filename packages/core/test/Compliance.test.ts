@@ -1,0 +1,842 @@
+/**
+ * The compliance engine against the cited dataset (data/regions.source.json, a copy of
+ * shared/data/regions.json) and decisions §3. Every expectation below is read from a
+ * record's caps, card types or `restrictions` text, quoted next to the case.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import { ComplianceRules } from "../src/ComplianceRules.js"
+import * as Compliance from "../src/compliance/Compliance.js"
+import * as Day from "../src/compliance/Day.js"
+import type { Rule } from "../src/compliance/Rule.js"
+import * as Ruleset from "../src/compliance/Ruleset.js"
+import * as Decimal from "../src/Decimal.js"
+import * as Estimate from "../src/Estimate.js"
+import * as FeeSchedule from "../src/FeeSchedule.js"
+import * as Rate from "../src/Rate.js"
+
+const R = Ruleset.DEFAULT
+/** A day on which every dated change in the data has settled (OK, KS) and AU has not yet changed. */
+const DAY = "2025-12-01"
+
+const pct = (percent: string): number => Either.getOrThrow(Rate.parsePercentage(percent))
+const flat = (major: string): Decimal.Decimal => Either.getOrThrow(Decimal.parse(major, 3))
+
+type Input = Partial<Compliance.ComplianceInput>
+
+const input = (i: Input): Compliance.ComplianceInput => ({
+  percentage: 0,
+  flatFee: Decimal.ZERO,
+  date: DAY,
+  ...i
+})
+
+const check = (i: Input, ruleset: Ruleset.Ruleset = R): Compliance.ComplianceVerdict =>
+  Either.getOrThrow(Compliance.check(ruleset, input(i)))
+
+/** A consumer credit-card surcharge of `fee` minor units on 100.00 (10000 minor units). */
+const on100 = (region: string, fee: number, more: Input = {}): Compliance.ComplianceVerdict =>
+  check({ region, cardType: "credit", amount: 10_000, fee, flatPart: 0, ...more })
+
+const codeOf = (v: Compliance.ComplianceVerdict) => v.reasonCode
+
+const ruleOf = (code: string, effectiveFrom?: string | null): Rule => {
+  const found = R.rules.find(
+    (r) => r.code === code && (effectiveFrom === undefined || r.effectiveFrom === effectiveFrom)
+  )
+  if (found === undefined) throw new Error(`no rule ${code}`)
+  return found
+}
+
+describe("every reason code has a case from the data", () => {
+  const cases: ReadonlyArray<readonly [string, Input, Compliance.ReasonCode]> = [
+    [
+      "US-CT bans surcharges (§ 42-133ff)",
+      { region: "US-CT", cardType: "credit" },
+      "fees_prohibited"
+    ],
+    [
+      "US debit: networks forbid it",
+      { region: "US-FL", cardType: "debit" },
+      "card_type_not_allowed"
+    ],
+    [
+      "US-CO 2 % cap",
+      { region: "US-CO", cardType: "credit", percentage: pct("2.01") },
+      "percentage_over_limit"
+    ],
+    [
+      "Visa 3 %",
+      { region: "US-FL", cardType: "credit", cardNetwork: "visa", percentage: pct("3.01") },
+      "network_cap_exceeded"
+    ],
+    [
+      "US-NJ: not more than the actual cost",
+      { region: "US-NJ", cardType: "credit", percentage: pct("2.5"), costOfAcceptance: pct("2.2") },
+      "over_cost_of_acceptance"
+    ],
+    // The only maxFlatFee in the data is 0 on prohibited places, so a cap comes from an override (below).
+    [
+      "US-FL disclosure",
+      { region: "US-FL", cardType: "credit", percentage: pct("2"), disclosed: false },
+      "disclosure_required"
+    ],
+    [
+      "Visa convenience fee is flat only",
+      { region: "US-FL", cardType: "credit", feeType: "convenience_fee", percentage: pct("1") },
+      "convenience_fee_must_be_flat"
+    ],
+    [
+      "Visa convenience fee is card-absent only",
+      {
+        region: "US-FL",
+        cardType: "credit",
+        feeType: "convenience_fee",
+        channel: "in_person",
+        flatFee: flat("2")
+      },
+      "convenience_fee_channel"
+    ],
+    [
+      "GB consumers (reg. 6A(1))",
+      { region: "GB", cardType: "credit", percentage: pct("1") },
+      "cardholder_not_allowed"
+    ],
+    [
+      "US-TX § 604A.0021 unclear",
+      { region: "US-TX", cardType: "credit", percentage: pct("2") },
+      "legal_uncertainty"
+    ],
+    ["not a region", { region: "XX", cardType: "credit", percentage: pct("2") }, "unknown_region"]
+  ]
+  it.each(cases)("%s", (_name, i, code) => {
+    const v = check({ percentage: pct("1"), ...i })
+    expect(v.compliant).toBe(false)
+    expect(v.reasonCode).toBe(code)
+    expect(v.reason).toEqual(expect.any(String))
+  })
+
+  it("flat_fee_over_limit: an account's maxFlatFee", () => {
+    const capped = Ruleset.override(R, [{ ...ruleOf("US-FL"), maxFlatFee: 1 }], "flat_cap")
+    const v = check({ region: "US-FL", cardType: "credit", flatFee: flat("1.01") }, capped)
+    expect(v.reasonCode).toBe("flat_fee_over_limit")
+  })
+
+  it("the table and the flat-fee case cover every reason code", () => {
+    const covered = new Set([...cases.map(([, , code]) => code), "flat_fee_over_limit"])
+    expect([...covered].sort()).toEqual([...Compliance.reasonCodes].sort())
+  })
+})
+
+describe("every normalised status, and every status word of the data", () => {
+  const TWO = 200 // 2 % of 100.00: under every cap in the data, so only the status decides
+  const cases: ReadonlyArray<readonly [string, string, Input, Compliance.ReasonCode | null]> = [
+    ["permitted", "US-FL", {}, null],
+    ["permitted_with_state_cap", "US-CO", {}, null],
+    ["permitted_cost_capped", "US-NJ", {}, null],
+    ["permitted_with_network_cap", "CA", { currency: "cad" }, null],
+    ["permitted_card_not_present", "NZ", {}, null],
+    ["permitted_cost_capped_pending_change", "AU", {}, null],
+    ["prohibited", "US-CT", {}, "fees_prohibited"],
+    ["prohibited_consumer_cards", "EU", {}, "cardholder_not_allowed"],
+    ["prohibited_consumer", "GB", {}, "cardholder_not_allowed"],
+    ["uncertain", "US-UT", {}, "legal_uncertainty"],
+    ["restricted_all_in_pricing", "US-CA", {}, "legal_uncertainty"],
+    // NZ-INSTORE is a channel rule: it binds NZ in store.
+    ["prohibited_if_enacted", "NZ", { channel: "in_person" }, "legal_uncertainty"]
+  ]
+  it.each(cases)("%s (%s)", (word, region, more, code) => {
+    expect(R.rules.some((r) => r.sourceStatus === word)).toBe(true)
+    expect(codeOf(on100(region, TWO, more))).toBe(code)
+  })
+
+  it("network_rule: Visa's rule is no region, but binds on top of a state's law", () => {
+    expect(codeOf(on100("US-NETWORK-VISA", TWO))).toBe("unknown_region")
+    expect(codeOf(on100("US-FL", 301, { cardNetwork: "visa" }))).toBe("network_cap_exceeded")
+  })
+
+  it("normalised statuses: permitted, prohibited and uncertain each decide", () => {
+    const statuses = new Set(R.rules.map((r) => r.status))
+    expect([...statuses].sort()).toEqual(["permitted", "prohibited", "uncertain"])
+    expect(on100("US-FL", TWO).compliant).toBe(true)
+    expect(codeOf(on100("US-MA", TWO))).toBe("fees_prohibited")
+    expect(codeOf(on100("US-TX", TWO))).toBe("legal_uncertainty")
+  })
+})
+
+describe("caps at the limit and one minor unit above", () => {
+  it("US-CO: 2 % of the total (C.R.S. § 5-2-212 option I)", () => {
+    const ok = on100("US-CO", 200)
+    expect(ok.compliant).toBe(true)
+    expect(ok.reason).toBeNull()
+    expect(ok.maxPercentage).toBe(2)
+    expect(ok.maxFee).toBe(200)
+    const over = on100("US-CO", 201)
+    expect(over.reasonCode).toBe("percentage_over_limit")
+    expect(over.maxFee).toBe(200)
+  })
+
+  it("US-CO: the fee computed from the rates, half-up", () => {
+    const at = (percent: string, flatFee = "0") =>
+      check({
+        region: "US-CO",
+        cardType: "credit",
+        amount: 10_000,
+        percentage: pct(percent),
+        flatFee: flat(flatFee)
+      })
+    expect(at("2").compliant).toBe(true)
+    expect(at("2.004").compliant).toBe(true) // 200.4 → 200
+    expect(at("2.005").reasonCode).toBe("percentage_over_limit") // 200.5 → 201
+    // Caps bind the effective rate: a flat part counts.
+    expect(at("1", "1.00").compliant).toBe(true)
+    expect(at("1", "1.01").reasonCode).toBe("percentage_over_limit")
+    expect(at("0", "2.01").reasonCode).toBe("percentage_over_limit")
+  })
+
+  it("without an amount the nominal percentage is checked, and a flat fee only against maxFlatFee", () => {
+    const at = (percentage: number, flatFee = Decimal.ZERO) =>
+      check({ region: "US-CO", cardType: "credit", percentage, flatFee })
+    expect(at(pct("2")).compliant).toBe(true)
+    expect(at(pct("2.0001")).reasonCode).toBe("percentage_over_limit")
+    expect(at(pct("2"), flat("25")).compliant).toBe(true)
+    expect(at(pct("2")).maxFee).toBeNull()
+    expect(at(pct("2")).maxPercentage).toBe(2)
+  })
+
+  it("Visa: 3 % in a permissive state (US-FL)", () => {
+    expect(on100("US-FL", 300, { cardNetwork: "visa" }).compliant).toBe(true)
+    const over = on100("US-FL", 301, { cardNetwork: "visa" })
+    expect(over.reasonCode).toBe("network_cap_exceeded")
+    expect(over.maxPercentage).toBe(3)
+    expect(over.maxFee).toBe(300)
+  })
+
+  it("Mastercard: 4 % in the same state", () => {
+    expect(on100("US-FL", 400, { cardNetwork: "mastercard" }).compliant).toBe(true)
+    const over = on100("US-FL", 401, { cardNetwork: "mastercard" })
+    expect(over.reasonCode).toBe("network_cap_exceeded")
+    expect(over.maxPercentage).toBe(4)
+  })
+
+  it("an unknown network gets the strictest network cap present (Visa 3 %)", () => {
+    expect(on100("US-FL", 300).compliant).toBe(true)
+    expect(codeOf(on100("US-FL", 301))).toBe("network_cap_exceeded")
+    expect(codeOf(on100("US-FL", 301, { cardNetwork: "unionpay" }))).toBe("network_cap_exceeded")
+  })
+
+  it("Canada: the networks' 2.4 % (2022 settlement)", () => {
+    expect(on100("CA", 240, { currency: "cad" }).compliant).toBe(true)
+    const over = on100("CA", 241, { currency: "cad" })
+    expect(over.reasonCode).toBe("network_cap_exceeded")
+    expect(over.maxPercentage).toBe(2.4)
+    expect(over.maxFee).toBe(240)
+    // The place's own currency is the default.
+    expect(codeOf(on100("CA", 241))).toBe("network_cap_exceeded")
+  })
+
+  it("a subdivision inherits its country: CA-ON gets the 2.4 % network cap", () => {
+    expect(on100("CA-ON", 240).compliant).toBe(true)
+    const over = on100("CA-ON", 241)
+    expect(over.reasonCode).toBe("network_cap_exceeded")
+    expect(over.rules).toEqual(expect.arrayContaining(["CA", "CA-ON"]))
+  })
+
+  it("US-MN: 5 % in law, but Visa's 3 % binds; Mastercard's 4 %; the law where no network caps", () => {
+    expect(on100("US-MN", 300, { cardNetwork: "visa" }).compliant).toBe(true)
+    expect(codeOf(on100("US-MN", 301, { cardNetwork: "visa" }))).toBe("network_cap_exceeded")
+    expect(codeOf(on100("US-MN", 301))).toBe("network_cap_exceeded")
+    expect(on100("US-MN", 400, { cardNetwork: "mastercard" }).compliant).toBe(true)
+    expect(codeOf(on100("US-MN", 401, { cardNetwork: "mastercard" }))).toBe("network_cap_exceeded")
+    // Discover: "not greater than the cost of acceptance", no percentage: the 5 % of § 325G.051 binds.
+    expect(on100("US-MN", 500, { cardNetwork: "discover" }).compliant).toBe(true)
+    expect(codeOf(on100("US-MN", 501, { cardNetwork: "discover" }))).toBe("percentage_over_limit")
+    // American Express "must equal the cap of other card brands processed": Visa's 3 % binds.
+    expect(on100("US-MN", 300, { cardNetwork: "amex" }).compliant).toBe(true)
+    expect(codeOf(on100("US-MN", 301, { cardNetwork: "amex" }))).toBe("network_cap_exceeded")
+  })
+
+  it("cost of acceptance binds where the law or networks cap at cost (US-NJ, US-NY, NZ, AU)", () => {
+    for (const region of ["US-NJ", "US-NY", "NZ", "AU"]) {
+      const cost = { costOfAcceptance: pct("1.5") }
+      expect(on100(region, 150, cost).compliant).toBe(true)
+      const over = on100(region, 151, cost)
+      expect(over.reasonCode).toBe("over_cost_of_acceptance")
+      expect(over.maxFee).toBe(150)
+      expect(over.maxPercentage).toBe(1.5)
+    }
+  })
+
+  it("the lowest cap decides whose it is: law below cost, cost below law", () => {
+    expect(codeOf(on100("US-CO", 201, { costOfAcceptance: pct("2.5") }))).toBe(
+      "percentage_over_limit"
+    )
+    expect(codeOf(on100("US-CO", 151, { costOfAcceptance: pct("1.5") }))).toBe(
+      "over_cost_of_acceptance"
+    )
+  })
+})
+
+describe("card types", () => {
+  it("US: credit only, never debit or prepaid (network rules), nor an unknown card type", () => {
+    expect(on100("US-FL", 200).compliant).toBe(true)
+    expect(codeOf(on100("US-FL", 200, { cardType: "debit" }))).toBe("card_type_not_allowed")
+    expect(codeOf(on100("US-FL", 200, { cardType: "prepaid" }))).toBe("card_type_not_allowed")
+    expect(codeOf(on100("US-FL", 200, { cardType: undefined }))).toBe("card_type_not_allowed")
+    expect(on100("US-FL", 200, { cardType: "debit" }).maxFee).toBe(0)
+  })
+
+  it("Canada: no surcharge on debit (Interac)", () => {
+    expect(codeOf(on100("CA", 200, { cardType: "debit", cardNetwork: "interac" }))).toBe(
+      "card_type_not_allowed"
+    )
+  })
+
+  it("AU: designated card systems include debit and prepaid, so any card type is fine", () => {
+    expect(on100("AU", 200, { cardType: "debit" }).compliant).toBe(true)
+    expect(on100("AU", 200, { cardType: "prepaid" }).compliant).toBe(true)
+    expect(on100("AU", 200, { cardType: undefined }).compliant).toBe(true)
+  })
+
+  it("NZ online: credit and debit", () => {
+    expect(on100("NZ", 200, { cardType: "debit" }).compliant).toBe(true)
+  })
+})
+
+describe("places where fees are prohibited", () => {
+  it.each(["US-CT", "US-ME", "US-MA", "US-PR", "CA-QC", "MY"])("%s", (region) => {
+    const v = on100(region, 100)
+    expect(v.compliant).toBe(false)
+    expect(v.reasonCode).toBe("fees_prohibited")
+    expect(v.maxPercentage).toBe(0)
+    expect(v.maxFee).toBe(0)
+    // A zero fee is always compliant.
+    const zero = on100(region, 0)
+    expect(zero.compliant).toBe(true)
+    expect(zero.reasonCode).toBeNull()
+    // Without an amount.
+    expect(check({ region, cardType: "credit", flatFee: flat("0.01") }).reasonCode).toBe(
+      "fees_prohibited"
+    )
+  })
+
+  it("the prohibition comes before the card type (ME: credit or debit)", () => {
+    expect(codeOf(on100("US-ME", 100, { cardType: "debit" }))).toBe("fees_prohibited")
+  })
+
+  it("US-CT: a card-based convenience fee is prohibited too", () => {
+    const v = check({
+      region: "US-CT",
+      cardType: "credit",
+      feeType: "convenience_fee",
+      flatFee: flat("2")
+    })
+    expect(v.reasonCode).toBe("fees_prohibited")
+  })
+})
+
+describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost", () => {
+  it.each(["EU", "DE", "FR", "DK", "NO", "GB"])(
+    "%s consumer → cardholder_not_allowed",
+    (region) => {
+      const v = on100(region, 100)
+      expect(v.reasonCode).toBe("cardholder_not_allowed")
+      expect(v.maxFee).toBe(0)
+      expect(codeOf(on100(region, 100, { cardholder: "consumer" }))).toBe("cardholder_not_allowed")
+    }
+  )
+
+  it.each(["GB", "DK", "NO"])("%s business: permitted, at cost", (region) => {
+    const business = { cardholder: "business" as const }
+    expect(on100(region, 250, business).compliant).toBe(true)
+    expect(on100(region, 250, { ...business, cardType: "debit" }).compliant).toBe(true)
+    const cost = { ...business, costOfAcceptance: pct("1.8") }
+    expect(on100(region, 180, cost).compliant).toBe(true)
+    const over = on100(region, 181, cost)
+    expect(over.reasonCode).toBe("over_cost_of_acceptance")
+    expect(over.maxFee).toBe(180)
+  })
+
+  it("DE and EU business: national transposition not verified → legal_uncertainty", () => {
+    for (const region of ["DE", "EU"]) {
+      expect(codeOf(on100(region, 100, { cardholder: "business" }))).toBe("legal_uncertainty")
+      expect(on100(region, 100, { cardholder: "business", allowUncertain: true }).compliant).toBe(
+        true
+      )
+    }
+  })
+})
+
+describe("legally uncertain places", () => {
+  it.each(["US-TX", "US-UT", "US-CA"])(
+    "%s → legal_uncertainty, compliant with allowUncertain",
+    (region) => {
+      const v = on100(region, 200)
+      expect(v.reasonCode).toBe("legal_uncertainty")
+      expect(v.maxFee).toBe(0)
+      expect(on100(region, 200, { allowUncertain: false }).reasonCode).toBe("legal_uncertainty")
+      expect(on100(region, 200, { allowUncertain: true }).compliant).toBe(true)
+    }
+  )
+
+  it("opting in does not lift the caps or the card types", () => {
+    expect(codeOf(on100("US-TX", 301, { allowUncertain: true }))).toBe("network_cap_exceeded")
+    // § 604A.002 bans debit surcharges outright.
+    expect(codeOf(on100("US-TX", 100, { allowUncertain: true, cardType: "debit" }))).toBe(
+      "card_type_not_allowed"
+    )
+  })
+})
+
+describe("convenience fees (US-CONVENIENCE-FEE-VISA)", () => {
+  const cf = (region: string, more: Input = {}) =>
+    check({
+      region,
+      cardType: "credit",
+      feeType: "convenience_fee",
+      flatFee: flat("1.50"), // 1.5 % of 100.00: under every cap of a permissive state
+      amount: 10_000,
+      ...more
+    })
+
+  it("a flat fee online is fine, and the channel's disclosure is shown", () => {
+    const v = cf("US-FL")
+    expect(v.compliant).toBe(true)
+    expect(v.disclosureText).toBe(ruleOf("US-CONVENIENCE-FEE-VISA").disclosureText)
+    const text = Compliance.renderDisclosure(v.disclosureText!, {
+      percentage: 0,
+      flatFee: flat("1.50"),
+      amount: 10_000,
+      fee: 150,
+      flatPart: 150
+    })
+    expect(text).toContain("A convenience fee of $1.50 applies")
+  })
+
+  it("(7) flat or fixed amount: any percentage → convenience_fee_must_be_flat", () => {
+    expect(cf("US-FL", { percentage: pct("1") }).reasonCode).toBe("convenience_fee_must_be_flat")
+    expect(cf("US-FL", { percentage: pct("1"), amount: undefined }).reasonCode).toBe(
+      "convenience_fee_must_be_flat"
+    )
+    expect(cf("US-FL", { fee: 250, flatPart: 150 }).reasonCode).toBe("convenience_fee_must_be_flat")
+  })
+
+  it("(2) card-absent only: in person → convenience_fee_channel", () => {
+    expect(cf("US-FL", { channel: "in_person" }).reasonCode).toBe("convenience_fee_channel")
+    expect(cf("US-FL", { channel: "online" }).compliant).toBe(true)
+  })
+
+  it("(10) not on recurring or instalment transactions", () => {
+    expect(cf("US-FL", { recurring: true }).reasonCode).toBe("convenience_fee_channel")
+    // A recurring surcharge is not a convenience fee.
+    expect(on100("US-FL", 200, { recurring: true }).compliant).toBe(true)
+  })
+
+  it("applies to all payment forms: debit in a permissive state is fine", () => {
+    expect(cf("US-FL", { cardType: "debit" }).compliant).toBe(true)
+    expect(cf("US-FL", { cardType: "prepaid" }).compliant).toBe(true)
+    expect(cf("US-IL", { cardType: "debit", cardNetwork: "visa" }).compliant).toBe(true)
+  })
+
+  it("…but state law may still forbid it on debit: US-TX § 604A.002, US-CO", () => {
+    expect(cf("US-TX", { cardType: "debit", allowUncertain: true }).reasonCode).toBe(
+      "card_type_not_allowed"
+    )
+    expect(cf("US-TX", { cardType: "debit" }).reasonCode).toBe("card_type_not_allowed")
+    expect(cf("US-CO", { cardType: "debit" }).reasonCode).toBe("card_type_not_allowed")
+    expect(cf("US-CO", { cardType: "credit" }).compliant).toBe(true)
+  })
+
+  it("a surcharge in person is not governed by the convenience-fee rule", () => {
+    expect(on100("US-FL", 200, { channel: "in_person" }).compliant).toBe(true)
+  })
+})
+
+describe("channels: NZ in store (NZ-INSTORE) vs online (NZ)", () => {
+  it("in person → legal_uncertainty (the ban bill's assent not verified)", () => {
+    const v = on100("NZ", 200, { channel: "in_person" })
+    expect(v.reasonCode).toBe("legal_uncertainty")
+    expect(v.rules).toContain("NZ-INSTORE")
+    expect(on100("NZ", 200, { channel: "in_person", allowUncertain: true }).compliant).toBe(true)
+  })
+
+  it("online (the default channel) is permitted", () => {
+    expect(on100("NZ", 200).compliant).toBe(true)
+    expect(on100("NZ", 200, { channel: "online" }).rules).not.toContain("NZ-INSTORE")
+  })
+})
+
+describe("disclosure", () => {
+  it("disclosed: false → disclosure_required; a zero fee needs none", () => {
+    const v = on100("US-FL", 200, { disclosed: false })
+    expect(v.reasonCode).toBe("disclosure_required")
+    expect(v.maxFee).toBe(0)
+    expect(on100("US-FL", 200, { disclosed: true }).compliant).toBe(true)
+    expect(on100("US-FL", 0, { disclosed: false }).compliant).toBe(true)
+  })
+
+  it("the order of checks: prohibition, then uncertainty, then disclosure", () => {
+    expect(codeOf(on100("US-CT", 200, { disclosed: false }))).toBe("fees_prohibited")
+    expect(codeOf(on100("US-TX", 200, { disclosed: false }))).toBe("legal_uncertainty")
+    expect(codeOf(on100("GB", 200, { disclosed: false }))).toBe("cardholder_not_allowed")
+  })
+
+  it("the disclosure text is the place's own wording (CO: statutory)", () => {
+    const co = on100("US-CO", 200)
+    expect(co.disclosureText).toContain("pursuant to section 5-2-212, Colorado Revised Statutes")
+    expect(on100("US-KS", 250).disclosureText).toBe(ruleOf("US-KS").disclosureText)
+    expect(on100("US-NY", 250).disclosureText).toBe(ruleOf("US-NY").disclosureText)
+  })
+
+  it("renderDisclosure fills the placeholders: the effective rate, the totals as money", () => {
+    const render = (region: string, fee: number, amount = 10_000) =>
+      Compliance.renderDisclosure(on100(region, fee).disclosureText!, {
+        percentage: 0,
+        flatFee: Decimal.ZERO,
+        amount,
+        fee,
+        flatPart: 0
+      })
+    // K.S.A.: "A {rate}% surcharge applies to credit card payments."
+    expect(render("US-KS", 250)).toBe("A 2.5% surcharge applies to credit card payments.")
+    expect(render("US-KS", 199)).toBe("A 1.99% surcharge applies to credit card payments.")
+    expect(render("US-KS", 300, 20_000)).toBe("A 1.5% surcharge applies to credit card payments.")
+    expect(render("US-NY", 300)).toBe(
+      "Credit card price: 103.00 (includes a 3% card surcharge). Cash/debit price: 100.00."
+    )
+    // Without an amount, the nominal percentage.
+    expect(
+      Compliance.renderDisclosure(ruleOf("US-KS").disclosureText!, {
+        percentage: pct("2.25"),
+        flatFee: Decimal.ZERO
+      })
+    ).toBe("A 2.25% surcharge applies to credit card payments.")
+  })
+})
+
+describe("effective dates", () => {
+  const at = (region: string, fee: number, date: string, more: Input = {}) =>
+    on100(region, fee, { date, ...more })
+
+  it("Visa: 4 % until 2023-04-14, 3 % from 2023-04-15", () => {
+    const visa = { cardNetwork: "visa" }
+    expect(at("US-FL", 400, "2023-04-14", visa).compliant).toBe(true)
+    expect(at("US-FL", 401, "2023-04-14", visa).reasonCode).toBe("network_cap_exceeded")
+    expect(at("US-FL", 301, "2023-04-15", visa).reasonCode).toBe("network_cap_exceeded")
+    expect(at("US-FL", 300, "2023-04-15", visa).compliant).toBe(true)
+  })
+
+  it("US-OK: prohibited before 2025-11-01 (old § 2-417), 2 % from then (SB 677)", () => {
+    expect(at("US-OK", 100, "2025-10-31").reasonCode).toBe("fees_prohibited")
+    expect(at("US-OK", 200, "2025-11-01").compliant).toBe(true)
+    expect(at("US-OK", 201, "2025-11-01").reasonCode).toBe("percentage_over_limit")
+  })
+
+  it("US-KS: no rule known before 2025-01-01 → legal_uncertainty", () => {
+    const v = at("US-KS", 200, "2024-12-31")
+    expect(v.reasonCode).toBe("legal_uncertainty")
+    expect(v.reason).toContain("2024-12-31")
+    // The message names the day asked about, not one asked about before.
+    expect(at("US-KS", 200, "2024-12-30").reason).toContain("2024-12-30")
+    expect(at("US-KS", 200, "2025-01-01").compliant).toBe(true)
+  })
+
+  it("AU: subject to change on 2026-07-01 → legal_uncertainty from then", () => {
+    expect(at("AU", 200, "2026-06-30").compliant).toBe(true)
+    expect(at("AU", 200, "2026-07-01").reasonCode).toBe("legal_uncertainty")
+    expect(at("AU", 200, "2026-07-01", { allowUncertain: true }).compliant).toBe(true)
+  })
+
+  it("Canada before the 2022-10-06 settlement: no rule in force → legal_uncertainty", () => {
+    expect(at("CA", 200, "2022-10-05").reasonCode).toBe("legal_uncertainty")
+    expect(at("CA", 200, "2022-10-06").compliant).toBe(true)
+  })
+
+  it("the date defaults to today (UTC)", () => {
+    const today = Day.toIso(Day.fromMillis(Date.now()))
+    const i = { region: "US-CO", cardType: "credit" as const, amount: 10_000, fee: 201 }
+    const implicit = Either.getOrThrow(
+      Compliance.check(R, { percentage: 0, flatFee: Decimal.ZERO, ...i })
+    )
+    expect(implicit).toEqual(check({ ...i, date: today }))
+  })
+
+  it("an answer for a later day never stands in for today's (an account's future version)", () => {
+    const custom = Ruleset.override(
+      R,
+      [{ ...ruleOf("US-FL"), effectiveFrom: "2099-01-01", status: "prohibited", cardTypes: [] }],
+      "future_ban"
+    )
+    const i = { region: "US-FL", cardType: "credit" as const, amount: 10_000, fee: 200 }
+    expect(check({ ...i, date: "2099-06-01" }, custom).reasonCode).toBe("fees_prohibited")
+    const today = Either.getOrThrow(
+      Compliance.check(custom, { percentage: 0, flatFee: Decimal.ZERO, ...i })
+    )
+    expect(today.compliant).toBe(true)
+    expect(check({ ...i, date: "2098-12-31" }, custom).compliant).toBe(true)
+    expect(check({ ...i, date: "2099-01-01" }, custom).reasonCode).toBe("fees_prohibited")
+  })
+
+  it("an invalid date is refused whatever was asked before, even for an unknown region", () => {
+    expect(on100("XX", 100).reasonCode).toBe("unknown_region")
+    const result = Compliance.check(R, input({ region: "XX", date: "2025-02-30" }))
+    expect(Either.isLeft(result) && result.left.param).toBe("date")
+  })
+
+  it.each(["2025-02-30", "2025-2-1", "yesterday", "2025-13-01", ""])(
+    "an invalid date %j is a FeeError naming date",
+    (date) => {
+      const result = Compliance.check(R, input({ region: "US-CO", date }))
+      expect(Either.isLeft(result)).toBe(true)
+      if (Either.isLeft(result)) {
+        expect(result.left.param).toBe("date")
+        expect(result.left.code).toBe("parameter_invalid")
+      }
+    }
+  )
+})
+
+describe("regions", () => {
+  it.each(["XX", "US-ZZ", "ZZ-ON", "US-NETWORK-VISA", "US-CONVENIENCE-FEE-VISA", "NZ-INSTORE", ""])(
+    "%j → unknown_region",
+    (region) => {
+      const v = on100(region, 100)
+      expect(v.compliant).toBe(false)
+      expect(v.reasonCode).toBe("unknown_region")
+      expect(v.region).toBe(region)
+      expect(on100(region, 0).reasonCode).toBe("unknown_region")
+    }
+  )
+
+  it("region absent or null: no rules apply, region null", () => {
+    for (const region of [undefined, null]) {
+      const v = check({ region, cardType: "debit", percentage: pct("50"), amount: 10_000 })
+      expect(v.compliant).toBe(true)
+      expect(v.region).toBeNull()
+      expect(v.reasonCode).toBeNull()
+      expect(v.reason).toBeNull()
+      expect(v.maxFee).toBeNull()
+      expect(v.rulesetVersion).toBe(R.version)
+    }
+  })
+
+  it("the region is echoed as sent", () => {
+    expect(on100("US-CO", 200).region).toBe("US-CO")
+  })
+
+  it("every answer names the ruleset version, built from the dataset's generation", () => {
+    expect(R.version.startsWith("2026-11")).toBe(true)
+    for (const region of ["US-CO", "XX", "US-CT", "GB"]) {
+      expect(on100(region, 100).rulesetVersion).toBe(R.version)
+    }
+  })
+
+  it("an unsupported currency is a FeeError naming currency", () => {
+    const result = Compliance.check(R, input({ region: "US-CO", amount: 10_000, currency: "xyz" }))
+    expect(Either.isLeft(result) && result.left.param).toBe("currency")
+  })
+})
+
+describe("maxFee", () => {
+  const max = (region: string | null, more: Input = {}) =>
+    Either.getOrThrow(
+      Compliance.maxFee(R, { ...input({ region, cardType: "credit", ...more }), amount: 10_000 })
+    )
+  it("the largest compliant fee in minor units", () => {
+    expect(max("US-CO")).toBe(200)
+    expect(max("US-FL")).toBe(300)
+    expect(max("US-FL", { cardNetwork: "mastercard" })).toBe(400)
+    expect(max("CA")).toBe(240)
+    expect(max("US-CT")).toBe(0)
+    expect(max(null)).toBeNull()
+    expect(max("GB", { cardholder: "business" })).toBeNull()
+  })
+
+  it("rounds down: 2 % of 9999 is 199", () => {
+    expect(
+      Either.getOrThrow(
+        Compliance.maxFee(R, { ...input({ region: "US-CO", cardType: "credit" }), amount: 9_999 })
+      )
+    ).toBe(199)
+  })
+})
+
+describe("adjustToCompliant and charges", () => {
+  const adjust = (i: Input & { amount: number; fee: number; flatPart: number }) =>
+    Either.getOrThrow(Compliance.adjustToCompliant(R, { ...input(i), ...i }))
+
+  it("lowers an over-cap fee to the cap and keeps the original verdict", () => {
+    const a = adjust({
+      region: "US-CO",
+      cardType: "credit",
+      amount: 10_000,
+      fee: 320,
+      flatPart: 30
+    })
+    expect(a.fee).toBe(200)
+    expect(a.verdict.compliant).toBe(true)
+    expect(a.original.reasonCode).toBe("percentage_over_limit")
+  })
+
+  it("0 where fees are prohibited or the card type is not allowed", () => {
+    expect(
+      adjust({ region: "US-CT", cardType: "credit", amount: 10_000, fee: 320, flatPart: 30 }).fee
+    ).toBe(0)
+    expect(
+      adjust({ region: "US-FL", cardType: "debit", amount: 10_000, fee: 320, flatPart: 30 }).fee
+    ).toBe(0)
+  })
+
+  it("a compliant fee is kept", () => {
+    const a = adjust({
+      region: "US-FL",
+      cardType: "credit",
+      amount: 10_000,
+      fee: 250,
+      flatPart: 30
+    })
+    expect(a.fee).toBe(250)
+    expect(a.verdict).toBe(a.original)
+  })
+
+  it("a convenience fee with a percentage keeps its flat part only", () => {
+    const a = adjust({
+      region: "US-FL",
+      cardType: "credit",
+      feeType: "convenience_fee",
+      amount: 10_000,
+      fee: 350,
+      flatPart: 250
+    })
+    expect(a.original.reasonCode).toBe("convenience_fee_must_be_flat")
+    expect(a.original.maxFee).not.toBe(0)
+    expect(a.fee).toBe(250)
+    expect(a.verdict.compliant).toBe(true)
+  })
+
+  it("a convenience fee that would be blocked even if flat is lowered to 0", () => {
+    const base = {
+      region: "US-FL",
+      cardType: "credit" as const,
+      feeType: "convenience_fee" as const,
+      amount: 10_000,
+      fee: 350,
+      flatPart: 250
+    }
+    const undisclosed = adjust({ ...base, disclosed: false })
+    expect(undisclosed.original.reasonCode).toBe("convenience_fee_must_be_flat")
+    expect(undisclosed.original.maxFee).toBe(0)
+    expect(undisclosed.fee).toBe(0)
+    expect(undisclosed.verdict.compliant).toBe(true)
+    const texas = adjust({ ...base, region: "US-TX" })
+    expect(texas.original.maxFee).toBe(0)
+    expect(texas.fee).toBe(0)
+  })
+
+  it("an unknown region collects no fee", () => {
+    const a = adjust({ region: "XX", cardType: "credit", amount: 10_000, fee: 320, flatPart: 30 })
+    expect(a.fee).toBe(0)
+    expect(a.verdict.reasonCode).toBe("unknown_region")
+  })
+
+  it("chargeQuote lowers the spec's 2.9 % + 0.30 to Colorado's 2 %", () => {
+    const q = Either.getOrThrow(
+      Estimate.chargeQuote(FeeSchedule.DEFAULT, R, {
+        amount: 10_000,
+        currency: "usd",
+        region: "US-CO",
+        cardType: "credit",
+        date: DAY
+      })
+    )
+    expect(q.convenienceFee).toBe(200)
+    expect(q.totalAmount).toBe(10_200)
+    expect(q.adjustment).toBe(-120)
+    expect(q.compliant).toBe(true)
+    expect(q.configured.reasonCode).toBe("percentage_over_limit")
+    const e = Either.getOrThrow(
+      Estimate.estimate(FeeSchedule.DEFAULT, R, {
+        amount: 10_000,
+        currency: "usd",
+        region: "US-CO",
+        cardType: "credit",
+        date: DAY
+      })
+    )
+    expect(e.convenienceFee).toBe(320)
+    expect(e.compliant).toBe(false)
+    expect(e.compliance.reasonCode).toBe("percentage_over_limit")
+  })
+})
+
+describe("custom rulesets", () => {
+  it("Ruleset.override: US-FL capped at 1 % changes the answer and names the override", () => {
+    const custom = Ruleset.override(R, [{ ...ruleOf("US-FL"), maxPercentage: 1 }], "acct_fl_1pct")
+    expect(custom.version).toBe(`${R.version}+acct_fl_1pct`)
+    expect(on100("US-FL", 101).compliant).toBe(true)
+    const v = check(
+      { region: "US-FL", cardType: "credit", amount: 10_000, fee: 101, flatPart: 0 },
+      custom
+    )
+    expect(v.reasonCode).toBe("percentage_over_limit")
+    expect(v.rulesetVersion).toBe(custom.version)
+    expect(v.maxFee).toBe(100)
+    expect(
+      check({ region: "US-FL", cardType: "credit", amount: 10_000, fee: 100 }, custom).compliant
+    ).toBe(true)
+    // The shipped ruleset is unchanged.
+    expect(on100("US-FL", 300).compliant).toBe(true)
+  })
+
+  it("maxFlatFee via an override → flat_fee_over_limit, with and without an amount", () => {
+    const custom = Ruleset.override(R, [{ ...ruleOf("US-FL"), maxFlatFee: 1 }], "flat1")
+    const at = (f: string, amount?: number) =>
+      check({ region: "US-FL", cardType: "credit", flatFee: flat(f), amount }, custom)
+    expect(at("1").compliant).toBe(true)
+    expect(at("1.001").reasonCode).toBe("flat_fee_over_limit")
+    expect(at("1.00", 10_000).compliant).toBe(true)
+    expect(at("1.01", 10_000).reasonCode).toBe("flat_fee_over_limit")
+    const a = Either.getOrThrow(
+      Compliance.adjustToCompliant(custom, {
+        ...input({ region: "US-FL", cardType: "credit" }),
+        amount: 10_000,
+        fee: 250,
+        flatPart: 150
+      })
+    )
+    expect(a.fee).toBe(200)
+    expect(a.verdict.compliant).toBe(true)
+  })
+
+  it("an added subdivision inherits its country's law (AU's cost cap and its 2026-07-01 change)", () => {
+    const nsw: Rule = {
+      ...ruleOf("AU", "2016-09-01"),
+      code: "AU-NSW",
+      state: "New South Wales",
+      costOfAcceptanceCap: false,
+      effectiveFrom: null
+    }
+    const custom = Ruleset.override(R, [nsw], "nsw")
+    const at = (fee: number, more: Input = {}) =>
+      check({ region: "AU-NSW", cardType: "debit", amount: 10_000, fee, ...more }, custom)
+    expect(at(200).compliant).toBe(true)
+    expect(at(151, { costOfAcceptance: pct("1.5") }).reasonCode).toBe("over_cost_of_acceptance")
+    expect(at(100, { date: "2026-07-01" }).reasonCode).toBe("legal_uncertainty")
+    expect(codeOf(on100("AU-NSW", 100))).toBe("unknown_region")
+  })
+
+  it.effect("ComplianceRules.withOverrides answers with the overridden ruleset", () =>
+    Effect.gen(function* () {
+      const rules = yield* ComplianceRules
+      const v = yield* rules.check(
+        input({ region: "US-FL", cardType: "credit", amount: 10_000, fee: 101 })
+      )
+      expect(v.reasonCode).toBe("percentage_over_limit")
+      expect(v.rulesetVersion).toBe(`${R.version}+acct_1`)
+    }).pipe(
+      Effect.provide(
+        ComplianceRules.withOverrides([{ ...ruleOf("US-FL"), maxPercentage: 1 }], "acct_1")
+      )
+    )
+  )
+})
