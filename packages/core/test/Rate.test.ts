@@ -3,7 +3,6 @@
  * them, and the one rounding step, checked against bigint arithmetic written here.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
 import fc from "fast-check"
 import * as Currency from "../src/Currency.js"
 import * as Decimal from "../src/Decimal.js"
