@@ -4,6 +4,7 @@
  * (decisions §3).
  */
 import { Either } from "effect"
+import type * as Currency from "./Currency.js"
 import * as Compliance from "./compliance/Compliance.js"
 import type { Ruleset } from "./compliance/Ruleset.js"
 import * as Fee from "./Fee.js"
@@ -29,9 +30,11 @@ export const estimate = (
   ruleset: Ruleset,
   request: FeeRequest
 ): Either.Either<Estimate, FeeError> => {
-  const q = Fee.quoteOrFail(schedule, request.amount, request.currency)
+  const unit = Fee.currencyOrFail(request.currency)
+  if (isFeeError(unit)) return Either.left(unit)
+  const q = Fee.quoteIn(schedule, request.amount, unit, request.currency as string)
   if (isFeeError(q)) return Either.left(q)
-  const verdict = Compliance.checkOrFail(ruleset, request, feeUnderCheck(schedule, q))
+  const verdict = Compliance.checkOrFail(ruleset, request, feeUnderCheck(schedule, q, unit))
   return isFeeError(verdict) ? Either.left(verdict) : Either.right(withVerdict(q, verdict))
 }
 
@@ -65,9 +68,14 @@ interface QuotedFee extends Compliance.FeeUnderCheck {
 }
 
 /** The quote's fee as compliance checks it. */
-const feeUnderCheck = (schedule: FeeSchedule, q: Fee.FeeQuote): QuotedFee => ({
+const feeUnderCheck = (
+  schedule: FeeSchedule,
+  q: Fee.FeeQuote,
+  unit?: Currency.Currency
+): QuotedFee => ({
   amount: q.baseAmount,
   currency: q.currency,
+  unit,
   percentage: schedule.percentage,
   flatFee: schedule.flatFee,
   fee: q.convenienceFee,

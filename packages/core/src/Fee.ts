@@ -41,7 +41,16 @@ export const quoteOrFail = (
   currency: unknown
 ): FeeQuote | FeeError => {
   const unit = currencyOrFail(currency)
-  if (isFeeError(unit)) return unit
+  return isFeeError(unit) ? unit : quoteIn(schedule, amount, unit, currency as string)
+}
+
+/** `quoteOrFail` once the currency is resolved; `code` is echoed as the caller sent it. */
+export const quoteIn = (
+  schedule: FeeSchedule,
+  amount: unknown,
+  unit: Currency.Currency,
+  code: string
+): FeeQuote | FeeError => {
   const base = checkAmount(schedule, amount, unit)
   if (isFeeError(base)) return base
   const flat = Rate.flatFeeMinorOrFail(schedule.flatFee, unit)
@@ -63,7 +72,7 @@ export const quoteOrFail = (
     baseAmount: base,
     convenienceFee: fee,
     totalAmount: base + fee,
-    currency: currency as string,
+    currency: code,
     feeStructure: feeStructureOf(schedule),
     feeBreakdown: { percentage: raw, flatFee: flat },
     adjustment: fee - before,

@@ -76,6 +76,8 @@ export interface FeeUnderCheck {
   readonly amount?: number | undefined
   /** Currency of `amount`; default the place's own. */
   readonly currency?: string | undefined
+  /** The same currency already resolved, when the caller has it (saves a lookup on the hot path). */
+  readonly unit?: Currency.Currency | undefined
   /** The whole fee in minor units; computed half-up from the rates when absent. */
   readonly fee?: number | undefined
   /** The flat part of `fee`, minor units. */
@@ -263,28 +265,33 @@ const dayOf = (date: string | undefined): number | undefined => {
 
 // ---- the fee in minor units -----------------------------------------------
 
+/** The fee in minor units; named like FeeUnderCheck's fields so a fully quoted input is its own measure. */
 interface Measured {
   readonly amount: number | undefined
   readonly fee: number
   readonly flatPart: number
-  readonly currency: Currency.Currency | undefined
+  readonly unit: Currency.Currency | undefined
 }
+
+const UNMEASURED: Measured = { amount: undefined, fee: 0, flatPart: 0, unit: undefined }
 
 const currencyOf = (
   policy: Policy.Policy | undefined,
   input: FeeUnderCheck
 ): Currency.Currency | undefined =>
-  Currency.lookup(input.currency ?? policy?.place?.currency ?? "usd")
+  input.unit ?? Currency.lookup(input.currency ?? policy?.place?.currency ?? "usd")
 
 const measure = (policy: Policy.Policy, input: FeeUnderCheck): Measured | FeeError => {
-  if (input.amount === undefined)
-    return { amount: undefined, fee: 0, flatPart: 0, currency: undefined }
+  if (input.amount === undefined) return UNMEASURED
+  if (input.unit !== undefined && input.fee !== undefined && input.flatPart !== undefined) {
+    return input as Measured
+  }
   const currency = currencyOf(policy, input)
   if (currency === undefined) {
     return fail("currency_not_supported", "currency", `Invalid currency: ${input.currency}.`)
   }
   if (input.fee !== undefined) {
-    return { amount: input.amount, fee: input.fee, flatPart: input.flatPart ?? 0, currency }
+    return { amount: input.amount, fee: input.fee, flatPart: input.flatPart ?? 0, unit: currency }
   }
   const flat = Rate.flatFeeMinorOrFail(input.flatFee, currency)
   if (isFeeError(flat)) return flat
@@ -294,7 +301,12 @@ const measure = (policy: Policy.Policy, input: FeeUnderCheck): Measured | FeeErr
     Rate.PPM * currency.increment,
     "half_up"
   )
-  return { amount: input.amount, fee: pct * currency.increment + flat, flatPart: flat, currency }
+  return {
+    amount: input.amount,
+    fee: pct * currency.increment + flat,
+    flatPart: flat,
+    unit: currency
+  }
 }
 
 const flatCapMinor = (policy: Policy.Policy, currency: Currency.Currency): number | null => {
@@ -326,7 +338,7 @@ const decide = (
     (blocked.code !== "convenience_fee_must_be_flat" ||
       blockedBy(policy, ctx, FLAT_FEE) !== undefined)
   const cap = rateCap(policy, ctx.costOfAcceptance)
-  const flatCap = m.currency === undefined ? null : flatCapMinor(policy, m.currency)
+  const flatCap = m.unit === undefined ? null : flatCapMinor(policy, m.unit)
   const maxFee = none ? 0 : feeCap(cap.value, flatCap, policy, m)
   const zero =
     m.amount === undefined ? input.percentage === 0 && input.flatFee.units === 0 : m.fee === 0
@@ -479,8 +491,8 @@ const feeCap = (
   p: Policy.Policy,
   m: Measured
 ): number | null => {
-  if (m.amount === undefined || m.currency === undefined) return null
-  const inc = m.currency.increment
+  if (m.amount === undefined || m.unit === undefined) return null
+  const inc = m.unit.increment
   const byRate =
     capPpm === Number.POSITIVE_INFINITY
       ? null
