@@ -1,0 +1,40 @@
+/**
+ * Who pays, how and where (decisions §3): the optional inputs beyond the specification's
+ * `region` and `cardType` that estimates, charges and compliance checks accept.
+ */
+import { Schema } from "effect"
+import { Cardholder, CardNetwork, Channel, FeeType, IsoDate, Percent } from "./Field.js"
+
+/** The optional payer context, as fields to spread into a request struct. */
+export const fields = {
+  /** Card network; absent or unknown: the strictest network rule of the place. */
+  cardNetwork: Schema.optional(CardNetwork),
+  /** The merchant's real processing cost, percent. */
+  costOfAcceptance: Schema.optional(
+    Percent.annotations({ description: "The merchant's real processing cost, percent." })
+  ),
+  cardholder: Schema.optional(
+    Cardholder.annotations({ description: "`consumer` (default) or `business`." })
+  ),
+  channel: Schema.optional(
+    Channel.annotations({ description: "`online` (default) or `in_person`." })
+  ),
+  feeType: Schema.optional(
+    FeeType.annotations({ description: "`surcharge` (default) or `convenience_fee`." })
+  ),
+  disclosed: Schema.optional(
+    Schema.Boolean.annotations({
+      description: "The merchant gives the required notice (default true)."
+    })
+  ),
+  recurring: Schema.optional(
+    Schema.Boolean.annotations({
+      description: "A recurring or instalment payment (default false)."
+    })
+  ),
+  date: Schema.optional(
+    IsoDate.annotations({
+      description: "Day of the payment; rules are effective-dated (default today)."
+    })
+  )
+} as const

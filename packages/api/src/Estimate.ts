@@ -1,0 +1,80 @@
+/**
+ * An estimate (`object: "estimate"`): the fee the account's configuration gives for an
+ * amount, and whether that configured fee is compliant (decisions §2–§3).
+ */
+import type { Estimate as CoreEstimate } from "@levy/core"
+import { Schema } from "effect"
+import { Compliance, fromVerdict } from "./Compliance.js"
+import {
+  CurrencyCode,
+  FeeModel,
+  MajorUnits,
+  MinorUnits,
+  Percent,
+  RoundingMode,
+  SignedMinorUnits
+} from "./Field.js"
+
+/** The configured rate in reference units: percent and major units ({2.9, 0.30}). */
+export const FeeStructure = Schema.Struct({
+  percentage: Percent,
+  flatFee: MajorUnits
+}).annotations({
+  identifier: "FeeStructure",
+  description:
+    "The configured rate: percent and major units, e.g. {percentage: 2.9, flatFee: 0.30}."
+})
+export type FeeStructure = typeof FeeStructure.Type
+
+/** The applied fee in minor units before limits ({290, 30} on 10000). */
+export const FeeBreakdown = Schema.Struct({
+  percentage: MinorUnits,
+  flatFee: MinorUnits
+}).annotations({
+  identifier: "FeeBreakdown",
+  description:
+    "The applied fee in minor units before limits, e.g. {percentage: 290, flatFee: 30} on 10000."
+})
+export type FeeBreakdown = typeof FeeBreakdown.Type
+
+/** The estimate. */
+export const Estimate = Schema.Struct({
+  object: Schema.Literal("estimate"),
+  baseAmount: MinorUnits,
+  convenienceFee: MinorUnits,
+  totalAmount: MinorUnits.annotations({ description: "baseAmount + convenienceFee." }),
+  currency: CurrencyCode,
+  compliant: Schema.Boolean.annotations({
+    description: "Whether the configured fee is allowed for the region and card."
+  }),
+  region: Schema.NullOr(Schema.String).annotations({
+    description: "The region the rules came from; null when none applied."
+  }),
+  feeStructure: FeeStructure,
+  feeBreakdown: FeeBreakdown,
+  adjustment: SignedMinorUnits.annotations({
+    description:
+      "What minFee/maxFee limits changed: feeBreakdown.percentage + feeBreakdown.flatFee + adjustment = convenienceFee."
+  }),
+  rounding: RoundingMode,
+  model: FeeModel,
+  compliance: Compliance
+}).annotations({ identifier: "Estimate" })
+export type Estimate = typeof Estimate.Type
+
+/** The engine's estimate as the wire shows it. */
+export const fromEngine = (estimate: CoreEstimate.Estimate): Estimate => ({
+  object: "estimate",
+  baseAmount: estimate.baseAmount,
+  convenienceFee: estimate.convenienceFee,
+  totalAmount: estimate.totalAmount,
+  currency: estimate.currency,
+  compliant: estimate.compliant,
+  region: estimate.region,
+  feeStructure: estimate.feeStructure,
+  feeBreakdown: estimate.feeBreakdown,
+  adjustment: estimate.adjustment,
+  rounding: estimate.rounding,
+  model: estimate.model,
+  compliance: fromVerdict(estimate.compliance)
+})

@@ -1,0 +1,36 @@
+/**
+ * An event (`object: "event"`, id `evt_…`): a state change, written with it in one
+ * transaction and delivered to webhook endpoints (specification "Events", decisions §8).
+ */
+import { Schema } from "effect"
+import { Charge } from "./Charge.js"
+import { Dispute } from "./Dispute.js"
+import { FeeConfig } from "./FeeConfig.js"
+import { Livemode, oneOf, PrefixedId, Timestamp } from "./Field.js"
+
+/** An event id, `evt_…`. */
+export const EventId = PrefixedId("evt")
+
+/** The event types of the specification. */
+export const EventType = oneOf(
+  "charge.succeeded",
+  "charge.failed",
+  "charge.refunded",
+  "dispute.created",
+  "fee_config.updated"
+).annotations({ identifier: "EventType" })
+export type EventType = typeof EventType.Type
+
+/** Every event type, for webhook subscriptions. */
+export const eventTypes: ReadonlyArray<EventType> = EventType.literals
+
+/** The event. `data.object` is the resource as it was after the change: a charge (also for refunds), dispute or fee configuration. */
+export const Event = Schema.Struct({
+  id: EventId,
+  object: Schema.Literal("event"),
+  type: EventType,
+  data: Schema.Struct({ object: Schema.Union(Charge, Dispute, FeeConfig) }),
+  created: Timestamp,
+  livemode: Livemode
+}).annotations({ identifier: "Event" })
+export type Event = typeof Event.Type

@@ -1,0 +1,369 @@
+/**
+ * The `/v1` HTTP API: every endpoint with its path, parameters, body, success and error
+ * responses. The server implements it with HttpApiBuilder, the client derives from it with
+ * HttpApiClient, and the OpenAPI 3.1 document comes from `OpenApi.fromApi(LevyApi)`.
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { Context, Schema } from "effect"
+import {
+  ApiErrorWire,
+  CardErrorWire,
+  IdempotencyErrorWire,
+  InvalidRequestErrorWire,
+  NotFoundErrorWire,
+  PayloadTooLargeErrorWire,
+  RateLimitErrorWire,
+  ServiceUnavailableErrorWire
+} from "./ApiError.js"
+import { Authorization, PublishableKeyAllowed } from "./Authorization.js"
+import { Charge } from "./Charge.js"
+import { ChargeCreate } from "./ChargeCreate.js"
+import { CheckComplianceRequest } from "./CheckComplianceRequest.js"
+import { ComplianceCheckResult } from "./ComplianceCheckResult.js"
+import { Dispute } from "./Dispute.js"
+import { Estimate } from "./Estimate.js"
+import { EstimateRequest } from "./EstimateRequest.js"
+import { Event } from "./Event.js"
+import { FeeConfig } from "./FeeConfig.js"
+import { FeeConfigUpdate } from "./FeeConfigUpdate.js"
+import { API_VERSION, PostHeaders } from "./Headers.js"
+import { List } from "./List.js"
+import {
+  ChargeListParams,
+  DisputeListParams,
+  EventListParams,
+  ListParams,
+  RefundListParams,
+  RegionListParams,
+  RegionParams
+} from "./ListParams.js"
+import * as OpenApiDocument from "./OpenApiDocument.js"
+import { Refund } from "./Refund.js"
+import { RefundCreate } from "./RefundCreate.js"
+import { Region } from "./Region.js"
+import { WebhookDelivery } from "./WebhookDelivery.js"
+import { DeletedWebhookEndpoint, WebhookEndpoint } from "./WebhookEndpoint.js"
+import { WebhookEndpointCreate } from "./WebhookEndpointCreate.js"
+import { WebhookEndpointUpdate } from "./WebhookEndpointUpdate.js"
+
+/** `{id}` in a path: any id; an unknown or ill-formed one is a 404, not a 400. */
+export const IdPath = Schema.Struct({
+  id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))
+})
+
+/** `{code}` in a region path. */
+export const CodePath = Schema.Struct({
+  code: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))
+})
+
+const docs = (summary: string, description?: string) =>
+  OpenApi.annotations(description === undefined ? { summary } : { summary, description })
+
+/** A GET endpoint: may fail with 400 for bad query parameters. */
+const read = <const Name extends string>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  summary: string
+) =>
+  HttpApiEndpoint.get(name, path).addError(InvalidRequestErrorWire).annotateContext(docs(summary))
+
+/** A POST endpoint: takes an Idempotency-Key; 400 for bad input, 409 while the same key is in flight. */
+const write = <const Name extends string>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  summary: string,
+  description?: string
+) =>
+  HttpApiEndpoint.post(name, path)
+    .setHeaders(PostHeaders)
+    .addError(InvalidRequestErrorWire)
+    .addError(IdempotencyErrorWire)
+    .annotateContext(docs(summary, description))
+
+// ---- groups ----------------------------------------------------------------
+
+/** Fee estimates. */
+export class EstimatesGroup extends HttpApiGroup.make("estimates").add(
+  write(
+    "create",
+    "/v1/estimates",
+    "Estimate a fee",
+    "Calculates the fee without creating a charge."
+  )
+    .setPayload(EstimateRequest)
+    .addSuccess(Estimate)
+    .addError(PayloadTooLargeErrorWire)
+    .annotate(PublishableKeyAllowed, true)
+) {}
+
+/** Charges. */
+export class ChargesGroup extends HttpApiGroup.make("charges")
+  .add(
+    write(
+      "create",
+      "/v1/charges",
+      "Create a charge",
+      "Charges amount + a compliant fee. A declined card is a 402 card_error; the failed charge is stored."
+    )
+      .setPayload(ChargeCreate)
+      .addSuccess(Charge)
+      .addError(CardErrorWire)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    read("retrieve", "/v1/charges/:id", "Retrieve a charge")
+      .setPath(IdPath)
+      .addSuccess(Charge)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    read("list", "/v1/charges", "List charges, newest first")
+      .setUrlParams(ChargeListParams)
+      .addSuccess(List(Charge, "ChargeList"))
+  ) {}
+
+/** Refunds. */
+export class RefundsGroup extends HttpApiGroup.make("refunds")
+  .add(
+    write(
+      "create",
+      "/v1/refunds",
+      "Refund a charge",
+      "Refunds part or all of a charge; the fee goes back pro rata unless refundFee says otherwise."
+    )
+      .setPayload(RefundCreate)
+      .addSuccess(Refund)
+      .addError(NotFoundErrorWire)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    read("retrieve", "/v1/refunds/:id", "Retrieve a refund")
+      .setPath(IdPath)
+      .addSuccess(Refund)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    read("list", "/v1/refunds", "List refunds, newest first")
+      .setUrlParams(RefundListParams)
+      .addSuccess(List(Refund, "RefundList"))
+  ) {}
+
+/** Disputes. */
+export class DisputesGroup extends HttpApiGroup.make("disputes")
+  .add(
+    read("retrieve", "/v1/disputes/:id", "Retrieve a dispute")
+      .setPath(IdPath)
+      .addSuccess(Dispute)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    read("list", "/v1/disputes", "List disputes, newest first")
+      .setUrlParams(DisputeListParams)
+      .addSuccess(List(Dispute, "DisputeList"))
+  ) {}
+
+/** The fee configuration and its approval workflow. */
+export class FeeConfigsGroup extends HttpApiGroup.make("feeConfigs")
+  .add(read("retrieve", "/v1/fee-configs", "Retrieve the fee configuration").addSuccess(FeeConfig))
+  .add(
+    write(
+      "update",
+      "/v1/fee-configs",
+      "Update the fee configuration",
+      "Test mode applies at once (updated: true). In live mode a change that raises the fee is held for approval (updated: false, pendingChange). A change not compliant in defaultRegion is a 400."
+    )
+      .setPayload(FeeConfigUpdate)
+      .addSuccess(FeeConfig)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    write(
+      "approvePending",
+      "/v1/fee-configs/pending/approve",
+      "Approve the pending change",
+      "Needs a secret key other than the one that requested the change (else 403). 404 when nothing is pending."
+    )
+      .addSuccess(FeeConfig)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    write(
+      "cancelPending",
+      "/v1/fee-configs/pending/cancel",
+      "Cancel the pending change",
+      "404 when nothing is pending."
+    )
+      .addSuccess(FeeConfig)
+      .addError(NotFoundErrorWire)
+  ) {}
+
+/** Regional compliance rules. */
+export class RegionsGroup extends HttpApiGroup.make("regions")
+  .add(
+    read("list", "/v1/regions", "List regions (places only)")
+      .setUrlParams(RegionListParams)
+      .addSuccess(List(Region, "RegionList"))
+  )
+  .add(
+    read("retrieve", "/v1/regions/:code", "Retrieve a region's rules")
+      .setPath(CodePath)
+      .setUrlParams(RegionParams)
+      .addSuccess(Region)
+      .addError(NotFoundErrorWire)
+      .annotate(PublishableKeyAllowed, true)
+  )
+  .add(
+    write(
+      "checkCompliance",
+      "/v1/regions/check-compliance",
+      "Check whether a fee is compliant",
+      "Answers compliant: false with a reasonCode and reason when fees are forbidden or over a limit."
+    )
+      .setPayload(CheckComplianceRequest)
+      .addSuccess(ComplianceCheckResult)
+      .addError(PayloadTooLargeErrorWire)
+      .annotate(PublishableKeyAllowed, true)
+  ) {}
+
+/** Events. */
+export class EventsGroup extends HttpApiGroup.make("events")
+  .add(
+    read("list", "/v1/events", "List events, newest first")
+      .setUrlParams(EventListParams)
+      .addSuccess(List(Event, "EventList"))
+  )
+  .add(
+    read("retrieve", "/v1/events/:id", "Retrieve an event")
+      .setPath(IdPath)
+      .addSuccess(Event)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    write(
+      "resend",
+      "/v1/events/:id/resend",
+      "Resend an event",
+      "Delivers the event again to every enabled endpoint subscribed to its type."
+    )
+      .setPath(IdPath)
+      .addSuccess(Event)
+      .addError(NotFoundErrorWire)
+  ) {}
+
+/** Webhook endpoints and their deliveries. */
+export class WebhookEndpointsGroup extends HttpApiGroup.make("webhookEndpoints")
+  .add(
+    write(
+      "create",
+      "/v1/webhook-endpoints",
+      "Create a webhook endpoint",
+      "The response carries the signing secret, once."
+    )
+      .setPayload(WebhookEndpointCreate)
+      .addSuccess(WebhookEndpoint)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    read("list", "/v1/webhook-endpoints", "List webhook endpoints")
+      .setUrlParams(ListParams)
+      .addSuccess(List(WebhookEndpoint, "WebhookEndpointList"))
+  )
+  .add(
+    read("retrieve", "/v1/webhook-endpoints/:id", "Retrieve a webhook endpoint")
+      .setPath(IdPath)
+      .addSuccess(WebhookEndpoint)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    write("update", "/v1/webhook-endpoints/:id", "Update a webhook endpoint")
+      .setPath(IdPath)
+      .setPayload(WebhookEndpointUpdate)
+      .addSuccess(WebhookEndpoint)
+      .addError(NotFoundErrorWire)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/v1/webhook-endpoints/:id")
+      .setPath(IdPath)
+      .addSuccess(DeletedWebhookEndpoint)
+      .addError(InvalidRequestErrorWire)
+      .addError(NotFoundErrorWire)
+      .annotateContext(docs("Delete a webhook endpoint"))
+  )
+  .add(
+    write(
+      "rollSecret",
+      "/v1/webhook-endpoints/:id/roll-secret",
+      "Roll the signing secret",
+      "Returns the endpoint with its new secret, once. Deliveries carry a v1= signature for each secret while the old one expires."
+    )
+      .setPath(IdPath)
+      .addSuccess(WebhookEndpoint)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    read(
+      "listDeliveries",
+      "/v1/webhook-endpoints/:id/deliveries",
+      "List an endpoint's deliveries, newest first"
+    )
+      .setPath(IdPath)
+      .setUrlParams(ListParams)
+      .addSuccess(List(WebhookDelivery, "WebhookDeliveryList"))
+      .addError(NotFoundErrorWire)
+  ) {}
+
+/** The Levy `/v1` API. */
+export class LevyApi extends HttpApi.make("levy")
+  .add(EstimatesGroup)
+  .add(ChargesGroup)
+  .add(RefundsGroup)
+  .add(DisputesGroup)
+  .add(FeeConfigsGroup)
+  .add(RegionsGroup)
+  .add(EventsGroup)
+  .add(WebhookEndpointsGroup)
+  .addError(RateLimitErrorWire)
+  .addError(ApiErrorWire)
+  .addError(ServiceUnavailableErrorWire)
+  .middleware(Authorization)
+  .annotateContext(
+    OpenApi.annotations({
+      title: "Levy API",
+      version: API_VERSION,
+      description:
+        "Convenience-fee engine: estimates, charges, refunds, disputes, fee configuration, regional compliance, events and webhooks. Amounts are integers in the currency's minor unit; timestamps are Unix seconds. Every error has the body {error: {type, code, message, param?}}.",
+      transform: OpenApiDocument.transform
+    })
+  ) {}
+
+/** The operations publishable keys may call (decisions §5), as `METHOD /path/:param`. */
+export const publishableOperations = (): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  HttpApi.reflect(LevyApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint, mergedAnnotations }) => {
+      if (Context.get(mergedAnnotations, PublishableKeyAllowed)) {
+        found.push(`${endpoint.method} ${endpoint.path}`)
+      }
+    }
+  })
+  return found
+}
+
+const publishableRoutes: ReadonlyArray<{ readonly method: string; readonly pattern: RegExp }> =
+  publishableOperations().map((operation) => {
+    const [method = "", path = ""] = operation.split(" ")
+    const pattern = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")
+    return { method, pattern: new RegExp(`^${pattern}$`) }
+  })
+
+/**
+ * Whether a publishable key may make this request (decisions §5): for the Authorization
+ * middleware, which sees the request but not the endpoint. Anything else needs a secret key.
+ */
+export const allowsPublishableKey = (method: string, pathname: string): boolean =>
+  publishableRoutes.some((r) => r.method === method.toUpperCase() && r.pattern.test(pathname))

@@ -1,0 +1,365 @@
+/**
+ * The wire models carry what the engine produces: estimates, charge quotes, verdicts and
+ * region information from packages/core encode and decode through them unchanged.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  Compliance as CoreCompliance,
+  Estimate as CoreEstimate,
+  Decimal,
+  FeeSchedule,
+  RegionInfo,
+  Ruleset
+} from "@levy/core"
+import { Schema } from "effect"
+import * as Charge from "../src/Charge.js"
+import * as ComplianceCheckResult from "../src/ComplianceCheckResult.js"
+import * as CurrentKey from "../src/CurrentKey.js"
+import * as Dispute from "../src/Dispute.js"
+import * as Estimate from "../src/Estimate.js"
+import * as Event from "../src/Event.js"
+import * as FeeConfig from "../src/FeeConfig.js"
+import * as List from "../src/List.js"
+import * as Refund from "../src/Refund.js"
+import * as Region from "../src/Region.js"
+import * as WebhookDelivery from "../src/WebhookDelivery.js"
+import * as WebhookEndpoint from "../src/WebhookEndpoint.js"
+import { decode, right } from "./support.js"
+
+/** Encodes with `schema`, sends through JSON, decodes again. */
+const roundTrip = <A, I>(schema: Schema.Schema<A, I>, value: A): A =>
+  decode(schema, JSON.parse(JSON.stringify(Schema.encodeSync(schema)(value))))
+
+const nyEstimate = () =>
+  right(
+    CoreEstimate.estimate(FeeSchedule.DEFAULT, Ruleset.DEFAULT, {
+      amount: 10000,
+      currency: "usd",
+      region: "US-NY",
+      cardType: "credit"
+    })
+  )
+
+describe("Estimate", () => {
+  it("the engine's estimate encodes and decodes unchanged, with object 'estimate'", () => {
+    const wire = Estimate.fromEngine(nyEstimate())
+    expect(wire.object).toBe("estimate")
+    expect(roundTrip(Estimate.Estimate, wire)).toStrictEqual(wire)
+  })
+
+  it("carries the specification's example numbers and both fee forms", () => {
+    const encoded = Schema.encodeSync(Estimate.Estimate)(Estimate.fromEngine(nyEstimate()))
+    expect(encoded).toMatchObject({
+      baseAmount: 10000,
+      convenienceFee: 320,
+      totalAmount: 10320,
+      currency: "usd",
+      region: "US-NY",
+      feeStructure: { percentage: 2.9, flatFee: 0.3 },
+      feeBreakdown: { percentage: 290, flatFee: 30 },
+      adjustment: 0,
+      rounding: "half_up",
+      model: "add_on"
+    })
+  })
+
+  it("reports the engine's verdict on the configured fee, with the ruleset version", () => {
+    const core = nyEstimate()
+    const wire = Estimate.fromEngine(core)
+    expect(wire.compliant).toBe(core.compliant)
+    expect(wire.compliance.compliant).toBe(core.compliance.compliant)
+    expect(wire.compliance.reasonCode).toBe(core.compliance.reasonCode)
+    expect(wire.compliance.rulesetVersion).toBe(Ruleset.DEFAULT.version)
+    expect(wire.compliance.rules).toContain("US-NY")
+  })
+
+  it("an estimate without a region has region null and still round-trips", () => {
+    const core = right(
+      CoreEstimate.estimate(FeeSchedule.DEFAULT, Ruleset.DEFAULT, { amount: 5000, currency: "EUR" })
+    )
+    const wire = Estimate.fromEngine(core)
+    expect(wire.region).toBeNull()
+    expect(wire.currency).toBe("EUR")
+    expect(roundTrip(Estimate.Estimate, wire)).toStrictEqual(wire)
+  })
+
+  it("refuses an estimate whose amounts are not integers", () => {
+    const encoded = Schema.encodeSync(Estimate.Estimate)(Estimate.fromEngine(nyEstimate()))
+    expect(
+      Schema.decodeUnknownEither(Estimate.Estimate)({ ...encoded, convenienceFee: 3.2 })._tag
+    ).toBe("Left")
+  })
+})
+
+describe("Charge", () => {
+  const coloradoQuote = () =>
+    right(
+      CoreEstimate.chargeQuote(FeeSchedule.DEFAULT, Ruleset.DEFAULT, {
+        amount: 10000,
+        currency: "usd",
+        region: "US-CO",
+        cardType: "credit"
+      })
+    )
+
+  const chargeOf = (quote: CoreEstimate.ChargeQuote): Charge.Charge => ({
+    id: "ch_1a2b3c",
+    object: "charge",
+    ...Charge.quoteFields(quote),
+    status: "succeeded",
+    created: 1_767_225_600,
+    livemode: false,
+    customer: "cus_123",
+    metadata: { order_id: "6735" },
+    cardType: "credit",
+    amountRefunded: 0,
+    refunded: false,
+    billingMode: "direct"
+  })
+
+  it("a charge built from the engine's charge quote round-trips", () => {
+    const charge = chargeOf(coloradoQuote())
+    expect(roundTrip(Charge.Charge, charge)).toStrictEqual(charge)
+  })
+
+  it("the lowered fee adds up: breakdown + adjustment = convenienceFee; total = amount + fee", () => {
+    const charge = chargeOf(coloradoQuote())
+    expect(charge.feeBreakdown.percentage + charge.feeBreakdown.flatFee + charge.adjustment).toBe(
+      charge.convenienceFee
+    )
+    expect(charge.totalAmount).toBe(charge.amount + charge.convenienceFee)
+    expect(charge.adjustment).toBeLessThan(0)
+  })
+
+  it("compliance reports why the configured fee was lowered", () => {
+    const quote = coloradoQuote()
+    const charge = chargeOf(quote)
+    expect(charge.compliance.compliant).toBe(false)
+    expect(charge.compliance.reasonCode).toBe(quote.configured.reasonCode)
+    expect(charge.compliance.reasonCode).not.toBeNull()
+  })
+
+  it("a failed charge with separate billing carries failure fields and transactions", () => {
+    const charge: Charge.Charge = {
+      ...chargeOf(coloradoQuote()),
+      status: "failed",
+      failureCode: "card_declined",
+      failureMessage: "Your card was declined.",
+      billingMode: "separate",
+      transactions: [
+        { part: "amount", amount: 10000, reference: "sim_1" },
+        { part: "fee", amount: 200, reference: "sim_2" }
+      ]
+    }
+    expect(roundTrip(Charge.Charge, charge)).toStrictEqual(charge)
+  })
+
+  it("refuses an id without the ch_ prefix and an unknown status", () => {
+    const encoded = Schema.encodeSync(Charge.Charge)(chargeOf(coloradoQuote()))
+    expect(Schema.decodeUnknownEither(Charge.Charge)({ ...encoded, id: "re_1" })._tag).toBe("Left")
+    expect(Schema.decodeUnknownEither(Charge.Charge)({ ...encoded, status: "refunded" })._tag).toBe(
+      "Left"
+    )
+  })
+})
+
+describe("Region", () => {
+  it("every place of the shipped ruleset encodes and decodes unchanged", () => {
+    const places = RegionInfo.list(Ruleset.DEFAULT, "2026-01-01")
+    expect(places.length).toBeGreaterThan(50)
+    for (const info of places) {
+      const wire = Region.fromEngine(info)
+      expect(roundTrip(Region.Region, wire)).toStrictEqual(wire)
+    }
+  })
+
+  it("a country has state null; a subdivision names its state", () => {
+    const us = RegionInfo.describe(Ruleset.DEFAULT, "US", "2026-01-01")
+    const ny = RegionInfo.describe(Ruleset.DEFAULT, "US-NY", "2026-01-01")
+    expect(us && Region.fromEngine(us).state).toBeNull()
+    expect(ny && Region.fromEngine(ny).state).toEqual(expect.any(String))
+  })
+})
+
+describe("ComplianceCheckResult", () => {
+  it("the engine's verdict round-trips and echoes the region", () => {
+    const verdict = right(
+      CoreCompliance.check(Ruleset.DEFAULT, {
+        region: "US-CA",
+        cardType: "credit",
+        percentage: 35_000,
+        flatFee: Decimal.ZERO
+      })
+    )
+    const wire = ComplianceCheckResult.fromEngine("US-CA", verdict)
+    expect(wire.region).toBe("US-CA")
+    expect(wire.compliant).toBe(verdict.compliant)
+    expect(wire.reason === null).toBe(verdict.compliant)
+    expect(roundTrip(ComplianceCheckResult.ComplianceCheckResult, wire)).toStrictEqual(wire)
+  })
+})
+
+describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
+  const feeConfig: FeeConfig.FeeConfig = {
+    object: "fee_config",
+    livemode: true,
+    percentage: 2.9,
+    flatFee: 0.3,
+    minAmount: 50,
+    maxAmount: null,
+    billingMode: "direct",
+    rounding: "half_up",
+    model: "add_on",
+    minFee: null,
+    maxFee: null,
+    costOfAcceptance: null,
+    defaultRegion: "US-CA",
+    nonCompliant: "adjust",
+    allowUncertain: false,
+    regionCodes: ["US-CA", "US-NY"],
+    regions: {
+      "US-CA": { maxPercentage: 3, requiresDisclosure: true },
+      "US-NY": { maxPercentage: 3, requiresDisclosure: true }
+    },
+    updated: false,
+    pendingChange: { id: "fcc_1", changes: { percentage: 3.5 }, requestedAt: 1_767_225_600 }
+  }
+
+  it("a live fee configuration with a pending change round-trips", () => {
+    expect(roundTrip(FeeConfig.FeeConfig, feeConfig)).toStrictEqual(feeConfig)
+  })
+
+  it("a pending change id must start with fcc_", () => {
+    const encoded = Schema.encodeSync(FeeConfig.FeeConfig)(feeConfig)
+    const bad = { ...encoded, pendingChange: { ...encoded.pendingChange, id: "chg_1" } }
+    expect(Schema.decodeUnknownEither(FeeConfig.FeeConfig)(bad)._tag).toBe("Left")
+  })
+
+  it("a refund and a dispute round-trip", () => {
+    const refund: Refund.Refund = {
+      id: "re_1",
+      object: "refund",
+      charge: "ch_1",
+      amount: 5000,
+      convenienceFee: 160,
+      totalAmount: 5160,
+      currency: "usd",
+      status: "succeeded",
+      reason: null,
+      created: 1,
+      livemode: false
+    }
+    const dispute: Dispute.Dispute = {
+      id: "dp_1",
+      object: "dispute",
+      charge: "ch_1",
+      amount: 10320,
+      currency: "usd",
+      status: "needs_response",
+      reason: "fraudulent",
+      created: 1,
+      livemode: false
+    }
+    expect(roundTrip(Refund.Refund, refund)).toStrictEqual(refund)
+    expect(roundTrip(Dispute.Dispute, dispute)).toStrictEqual(dispute)
+    expect(Schema.decodeUnknownEither(Dispute.Dispute)({ ...dispute, status: "open" })._tag).toBe(
+      "Left"
+    )
+  })
+
+  it("an event carries its resource in data.object, which decodes by its object field", () => {
+    const event: Event.Event = {
+      id: "evt_1",
+      object: "event",
+      type: "fee_config.updated",
+      data: { object: feeConfig },
+      created: 1,
+      livemode: true
+    }
+    expect(roundTrip(Event.Event, event)).toStrictEqual(event)
+    const encoded = Schema.encodeSync(Event.Event)(event)
+    expect(
+      Schema.decodeUnknownEither(Event.Event)({
+        ...encoded,
+        data: { object: { object: "coupon" } }
+      })._tag
+    ).toBe("Left")
+    expect(
+      Schema.decodeUnknownEither(Event.Event)({ ...encoded, type: "charge.created" })._tag
+    ).toBe("Left")
+  })
+
+  it("a webhook endpoint shows its secret only when given one", () => {
+    const endpoint: WebhookEndpoint.WebhookEndpoint = {
+      id: "we_1",
+      object: "webhook_endpoint",
+      url: "https://example.com/hooks",
+      enabledEvents: ["charge.succeeded", "*"],
+      status: "enabled",
+      description: null,
+      created: 1,
+      livemode: false
+    }
+    expect(Object.keys(Schema.encodeSync(WebhookEndpoint.WebhookEndpoint)(endpoint))).not.toContain(
+      "secret"
+    )
+    const created = { ...endpoint, secret: "whsec_dev_abc123" }
+    expect(roundTrip(WebhookEndpoint.WebhookEndpoint, created)).toStrictEqual(created)
+    expect(
+      Schema.decodeUnknownEither(WebhookEndpoint.WebhookEndpoint)({
+        ...created,
+        secret: "sk_dev_service_x"
+      })._tag
+    ).toBe("Left")
+  })
+
+  it("a list page has object 'list', data, has_more and url", () => {
+    const delivery: WebhookDelivery.WebhookDelivery = {
+      id: "wd_1",
+      object: "webhook_delivery",
+      webhookEndpoint: "we_1",
+      event: "evt_1",
+      eventType: "charge.succeeded",
+      status: "pending",
+      attempts: [{ attemptedAt: 1, responseStatus: 500, error: null, durationMs: 12 }],
+      nextAttemptAt: 61,
+      created: 1
+    }
+    const schema = List.List(WebhookDelivery.WebhookDelivery, "WebhookDeliveryList")
+    const page = List.make([delivery], true, "/v1/webhook-endpoints/we_1/deliveries")
+    expect(Schema.encodeSync(schema)(page)).toStrictEqual({
+      object: "list",
+      data: [delivery],
+      has_more: true,
+      url: "/v1/webhook-endpoints/we_1/deliveries"
+    })
+    expect(roundTrip(schema, page)).toStrictEqual(page)
+  })
+})
+
+describe("CurrentKey.classify", () => {
+  it("reads kind and mode from the four prefixes", () => {
+    expect(CurrentKey.classify("sk_dev_service_abc")).toStrictEqual({
+      kind: "secret",
+      mode: "test"
+    })
+    expect(CurrentKey.classify("sk_prod_service_abc")).toStrictEqual({
+      kind: "secret",
+      mode: "live"
+    })
+    expect(CurrentKey.classify("pk_dev_service_abc")).toStrictEqual({
+      kind: "publishable",
+      mode: "test"
+    })
+    expect(CurrentKey.classify("pk_prod_service_abc")).toStrictEqual({
+      kind: "publishable",
+      mode: "live"
+    })
+  })
+
+  it("refuses other prefixes and a bare prefix", () => {
+    expect(CurrentKey.classify("sk_test_abc")).toBeUndefined()
+    expect(CurrentKey.classify("sk_dev_service_")).toBeUndefined()
+    expect(CurrentKey.classify("whsec_dev_abc")).toBeUndefined()
+  })
+})
