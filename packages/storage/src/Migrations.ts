@@ -1,0 +1,39 @@
+/**
+ * The schema's migrations, numbered files under `migrations/`, applied by `PgMigrator` in
+ * order and recorded in `levy_migrations`; re-running applies nothing new. The server runs
+ * `migrate` at start and `levy migrate` runs it on demand.
+ */
+import * as NodeCommandExecutor from "@effect/platform-node/NodeCommandExecutor"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import type { SqlClient } from "@effect/sql"
+import { PgMigrator } from "@effect/sql-pg"
+import type { PgClient } from "@effect/sql-pg/PgClient"
+import { Effect, Layer } from "effect"
+import init from "./migrations/0001_init.js"
+import { StorageError } from "./StorageError.js"
+
+/** Every migration, by `<number>_<name>`. */
+export const migrations = { "0001_init": init }
+
+/** The table that records applied migrations. */
+export const TABLE = "levy_migrations"
+
+const platform = NodeCommandExecutor.layer.pipe(
+  Layer.provideMerge(Layer.merge(NodeFileSystem.layer, NodePath.layer))
+)
+
+/** Applies the migrations not yet applied; returns those it applied. */
+export const migrate: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  StorageError,
+  PgClient | SqlClient.SqlClient
+> = PgMigrator.run({ loader: PgMigrator.fromRecord(migrations), table: TABLE }).pipe(
+  Effect.provide(platform),
+  Effect.mapError(
+    (cause) => new StorageError({ message: `migration failed: ${cause.message}`, cause })
+  )
+)
+
+/** `migrate` as a layer, for composing at server start. */
+export const layer = Layer.effectDiscard(migrate)

@@ -1,0 +1,154 @@
+/**
+ * The three stores, each providing every repository and `Transactions`:
+ * - `layerMemory`: in-process maps; tests and throwaway demos.
+ * - `layerPostgres`: PostgreSQL through @effect/sql-pg; production.
+ * - `layerEmbedded`: PGlite in this process through the same client and SQL; the default
+ *   when no `DATABASE_URL` is set (one connection: see `Embedded.ts`).
+ */
+import { join } from "node:path"
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { AccountRepository } from "./AccountRepository.js"
+import { ChargeRepository } from "./ChargeRepository.js"
+import * as Embedded from "./Embedded.js"
+import { EventRepository } from "./EventRepository.js"
+import { FeeConfigRepository } from "./FeeConfigRepository.js"
+import { IdempotencyRepository } from "./IdempotencyRepository.js"
+import type { Ids } from "./Ids.js"
+import { MemoryStore } from "./MemoryStore.js"
+import * as Migrations from "./Migrations.js"
+import { SecretBox } from "./SecretBox.js"
+import * as SqlSupport from "./SqlSupport.js"
+import { StorageError } from "./StorageError.js"
+import { Transactions } from "./Transactions.js"
+import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
+
+/** Everything a store provides. */
+export type Repositories =
+  | AccountRepository
+  | FeeConfigRepository
+  | ChargeRepository
+  | IdempotencyRepository
+  | EventRepository
+  | WebhookEndpointRepository
+  | WebhookDeliveryRepository
+  | Transactions
+
+/** The repositories over a SQL client (PostgreSQL or embedded). */
+export const layerSqlRepositories: Layer.Layer<
+  Repositories,
+  never,
+  PgClient.PgClient | SqlClient.SqlClient | Ids | SecretBox
+> = Layer.mergeAll(
+  AccountRepository.layerSql,
+  FeeConfigRepository.layerSql,
+  ChargeRepository.layerSql,
+  IdempotencyRepository.layerSql,
+  EventRepository.layerSql,
+  WebhookEndpointRepository.layerSql,
+  WebhookDeliveryRepository.layerSql,
+  Transactions.layerSql
+)
+
+/** The in-memory store; secrets are sealed with a random per-process key. */
+export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
+  AccountRepository.layerMemory,
+  FeeConfigRepository.layerMemory,
+  ChargeRepository.layerMemory,
+  WebhookEndpointRepository.layerMemory,
+  WebhookDeliveryRepository.layerMemory,
+  Transactions.layerMemory
+).pipe(
+  Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, EventRepository.layerMemory)),
+  Layer.provide(Layer.merge(MemoryStore.layer, SecretBox.layerRandom))
+)
+
+/** Options of the PostgreSQL store. */
+export interface PostgresOptions {
+  readonly url: string | Redacted.Redacted
+  /** Pool size (default 10). */
+  readonly maxConnections?: number | undefined
+  /** Apply pending migrations when the layer starts (default true). */
+  readonly migrate?: boolean | undefined
+}
+
+/** A PgClient for a PostgreSQL URL, with int8 read as numbers. */
+export const layerPgClient = (options: PostgresOptions) =>
+  PgClient.layer({
+    url: typeof options.url === "string" ? Redacted.make(options.url) : options.url,
+    maxConnections: options.maxConnections ?? 10,
+    idleTimeout: Duration.minutes(5),
+    applicationName: "levy",
+    types: SqlSupport.types
+  }).pipe(
+    Layer.mapError((cause) => new StorageError({ message: "cannot connect to PostgreSQL", cause }))
+  )
+
+const withMigrations = (migrate: boolean | undefined) =>
+  migrate === false
+    ? layerSqlRepositories
+    : Layer.provideMerge(layerSqlRepositories, Migrations.layer)
+
+/** The PostgreSQL store (also provides the `PgClient`, for `migrate` and health checks). */
+export const layerPostgres = (
+  options: PostgresOptions
+): Layer.Layer<
+  Repositories | PgClient.PgClient | SqlClient.SqlClient,
+  StorageError,
+  Ids | SecretBox
+> => withMigrations(options.migrate).pipe(Layer.provideMerge(layerPgClient(options)))
+
+/** Options of the embedded store. */
+export interface EmbeddedOptions extends Embedded.EmbeddedOptions {
+  /** Apply pending migrations when the layer starts (default true). */
+  readonly migrate?: boolean | undefined
+}
+
+/** The embedded store (PGlite behind pglite-socket, one connection). */
+export const layerEmbedded = (
+  options: EmbeddedOptions = {}
+): Layer.Layer<
+  Repositories | PgClient.PgClient | SqlClient.SqlClient,
+  StorageError,
+  Ids | SecretBox
+> => withMigrations(options.migrate).pipe(Layer.provideMerge(Embedded.layerClient(options)))
+
+/**
+ * The store the environment asks for: PostgreSQL when `DATABASE_URL` is set, otherwise the
+ * embedded store in `LEVY_DATA_DIR` (default `.levy/data`). Webhook secrets are sealed with
+ * `LEVY_SECRET_KEY`, or else a key file `secret.key` next to (not inside) the data directory.
+ */
+export const layerFromEnv: Layer.Layer<Repositories, StorageError | ConfigError.ConfigError, Ids> =
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const url = yield* Config.option(Config.redacted("DATABASE_URL"))
+      const dataDir = yield* Config.string("LEVY_DATA_DIR").pipe(
+        Config.withDefault(join(".levy", "data"))
+      )
+      const secrets = SecretBox.layerConfig(join(dataDir, "..", "secret.key"))
+      const store = Option.isSome(url)
+        ? layerPostgres({ url: url.value })
+        : layerEmbedded({ dataDir })
+      return store.pipe(Layer.provide(secrets))
+    })
+  )
+
+/**
+ * `levy migrate`: applies pending migrations to the store the environment names
+ * (`DATABASE_URL`, else the embedded store in `LEVY_DATA_DIR`) and returns what it applied.
+ */
+export const migrateFromEnv: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  StorageError | ConfigError.ConfigError
+> = Effect.gen(function* () {
+  const url = yield* Config.option(Config.redacted("DATABASE_URL"))
+  const dataDir = yield* Config.string("LEVY_DATA_DIR").pipe(
+    Config.withDefault(join(".levy", "data"))
+  )
+  const client = Option.isSome(url)
+    ? layerPgClient({ url: url.value, maxConnections: 1 })
+    : Embedded.layerClient({ dataDir })
+  return yield* Effect.provide(Migrations.migrate, client)
+})

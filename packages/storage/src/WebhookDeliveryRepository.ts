@@ -1,0 +1,414 @@
+/**
+ * Webhook deliveries (one per endpoint and event) and their attempts. Workers claim due
+ * deliveries with a lease: PostgreSQL's `FOR UPDATE SKIP LOCKED` plus a lease column, so
+ * two workers never hold the same delivery, and a delivery whose worker died (lease
+ * expired) is claimable again. Several server processes can share one database.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Clock, Context, Effect, Layer } from "effect"
+import type { Event } from "./EventRepository.js"
+import { Ids } from "./Ids.js"
+import * as MemoryStore from "./MemoryStore.js"
+import type * as Page from "./Page.js"
+import * as SqlSupport from "./SqlSupport.js"
+import { LeaseLost, RecordNotFound, type StorageError } from "./StorageError.js"
+import type { Tenant } from "./Tenant.js"
+import type { WebhookEndpoint } from "./WebhookEndpointRepository.js"
+
+/** A delivery. `created` in Unix seconds; the other times in Unix milliseconds. */
+export interface WebhookDelivery {
+  readonly id: string
+  readonly accountId: string
+  readonly livemode: boolean
+  readonly endpointId: string
+  readonly eventId: string
+  readonly status: "pending" | "succeeded" | "failed"
+  readonly attempts: number
+  readonly nextAttemptAtMs: number
+  readonly leaseOwner: string | null
+  readonly leaseExpiresAtMs: number | null
+  readonly created: number
+}
+
+/** One attempt to deliver. */
+export interface WebhookAttempt {
+  readonly id: string
+  readonly accountId: string
+  readonly livemode: boolean
+  readonly deliveryId: string
+  /** 1 for the first attempt. */
+  readonly attempt: number
+  readonly statusCode: number | null
+  readonly error: string | null
+  readonly durationMs: number
+  readonly created: number
+}
+
+/** What happened on an attempt and what to do next. */
+export interface AttemptOutcome {
+  readonly statusCode: number | null
+  readonly error: string | null
+  readonly durationMs: number
+  /** `succeeded` (2xx), `failed` (given up) or a retry at the given Unix milliseconds. */
+  readonly next: "succeeded" | "failed" | { readonly retryAtMs: number }
+}
+
+/** A claim request. */
+export interface Claim {
+  readonly owner: string
+  readonly limit: number
+  readonly leaseMs: number
+}
+
+/** Webhook deliveries and attempts. */
+export interface WebhookDeliveryRepositoryService {
+  /** Creates a pending delivery of `eventId` to each endpoint (none twice), due now. */
+  readonly enqueue: (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<WebhookDelivery>, RecordNotFound | StorageError>
+  /** Leases up to `limit` due deliveries of any account to `owner`; never one leased to another. */
+  readonly claim: (claim: Claim) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
+  /** Records an attempt by the lease holder and moves the delivery on; releases the lease. */
+  readonly recordAttempt: (
+    tenant: Tenant,
+    deliveryId: string,
+    owner: string,
+    outcome: AttemptOutcome
+  ) => Effect.Effect<
+    { readonly delivery: WebhookDelivery; readonly attempt: WebhookAttempt },
+    RecordNotFound | LeaseLost | StorageError
+  >
+  readonly get: (
+    tenant: Tenant,
+    id: string
+  ) => Effect.Effect<WebhookDelivery, RecordNotFound | StorageError>
+  readonly list: (
+    tenant: Tenant,
+    request: Page.PageRequest & { readonly endpoint?: string | undefined }
+  ) => Effect.Effect<Page.Page<WebhookDelivery>, RecordNotFound | StorageError>
+  readonly listAttempts: (
+    tenant: Tenant,
+    deliveryId: string,
+    request: Page.PageRequest
+  ) => Effect.Effect<Page.Page<WebhookAttempt>, RecordNotFound | StorageError>
+}
+
+interface Row {
+  account_id: string
+  id: string
+  livemode: boolean
+  endpoint_id: string
+  event_id: string
+  status: WebhookDelivery["status"]
+  attempts: number
+  next_attempt_at_ms: number
+  lease_owner: string | null
+  lease_expires_at_ms: number | null
+  created: number
+}
+
+const fromRow = (r: Row): WebhookDelivery => ({
+  id: r.id,
+  accountId: r.account_id,
+  livemode: r.livemode,
+  endpointId: r.endpoint_id,
+  eventId: r.event_id,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAtMs: r.next_attempt_at_ms,
+  leaseOwner: r.lease_owner,
+  leaseExpiresAtMs: r.lease_expires_at_ms,
+  created: r.created
+})
+
+interface AttemptRow {
+  account_id: string
+  id: string
+  livemode: boolean
+  delivery_id: string
+  attempt: number
+  status_code: number | null
+  error: string | null
+  duration_ms: number
+  created: number
+}
+
+const attemptFromRow = (r: AttemptRow): WebhookAttempt => ({
+  id: r.id,
+  accountId: r.account_id,
+  livemode: r.livemode,
+  deliveryId: r.delivery_id,
+  attempt: r.attempt,
+  statusCode: r.status_code,
+  error: r.error,
+  durationMs: r.duration_ms,
+  created: r.created
+})
+
+const statusOf = (next: AttemptOutcome["next"]): WebhookDelivery["status"] =>
+  next === "succeeded" ? "succeeded" : next === "failed" ? "failed" : "pending"
+
+/** The SQL implementation. */
+export const makeSql = Effect.gen(function* () {
+  const sql = yield* PgClient.PgClient
+  const ids = yield* Ids
+  const service: WebhookDeliveryRepositoryService = {
+    enqueue: (tenant, eventId, endpointIds) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const created = Math.floor(now / 1000)
+        // The event and every endpoint must be this tenant's (the foreign keys do not see modes).
+        const event = yield* sql`SELECT 1 FROM events
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${eventId}`
+        if (event.length === 0)
+          return yield* Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
+        const known = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode}
+            AND id IN ${sql.in(endpointIds.length > 0 ? endpointIds : [""])}`
+        const missing = endpointIds.find((id) => !known.some((k) => k.id === id))
+        if (missing !== undefined) {
+          return yield* Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
+        }
+        const out: Array<WebhookDelivery> = []
+        for (const endpointId of endpointIds) {
+          const id = yield* ids.make("wd")
+          const rows = yield* sql<Row>`INSERT INTO webhook_deliveries
+              (account_id, id, livemode, endpoint_id, event_id, status, next_attempt_at_ms, created)
+            VALUES (${tenant.accountId}, ${id}, ${tenant.livemode}, ${endpointId}, ${eventId}, 'pending', ${now},
+              ${created})
+            ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING
+            RETURNING *`
+          if (rows[0]) out.push(fromRow(rows[0]))
+        }
+        return out
+      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+    claim: ({ owner, limit, leaseMs }) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        sql<Row>`WITH due AS (
+            SELECT account_id, id FROM webhook_deliveries
+            WHERE status = 'pending' AND next_attempt_at_ms <= ${now}
+              AND (lease_expires_at_ms IS NULL OR lease_expires_at_ms <= ${now})
+            ORDER BY next_attempt_at_ms
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          )
+          UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at_ms = ${now + leaseMs}
+          FROM due WHERE d.account_id = due.account_id AND d.id = due.id
+          RETURNING d.*`.pipe(
+          SqlSupport.orStorageError,
+          Effect.map((rows) => rows.map(fromRow))
+        )
+      ),
+    recordAttempt: (tenant, deliveryId, owner, outcome) =>
+      Effect.gen(function* () {
+        const rows = yield* sql<Row>`SELECT * FROM webhook_deliveries
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}
+          FOR UPDATE`
+        const current = rows[0]
+        if (!current)
+          return yield* Effect.fail(
+            new RecordNotFound({ entity: "webhook_delivery", id: deliveryId })
+          )
+        if (current.lease_owner !== owner || current.status !== "pending") {
+          return yield* Effect.fail(new LeaseLost({ deliveryId }))
+        }
+        const now = yield* Clock.currentTimeMillis
+        const attemptId = yield* ids.make("wda")
+        const attempt = yield* sql<AttemptRow>`INSERT INTO webhook_delivery_attempts
+            (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
+          VALUES (${tenant.accountId}, ${attemptId}, ${tenant.livemode}, ${deliveryId}, ${current.attempts + 1},
+            ${outcome.statusCode}, ${outcome.error}, ${outcome.durationMs}, ${Math.floor(now / 1000)})
+          RETURNING *`
+        const next = outcome.next
+        const updated = yield* sql<Row>`UPDATE webhook_deliveries SET
+            attempts = attempts + 1, status = ${statusOf(next)},
+            next_attempt_at_ms = ${typeof next === "object" ? next.retryAtMs : current.next_attempt_at_ms},
+            lease_owner = NULL, lease_expires_at_ms = NULL
+          WHERE account_id = ${tenant.accountId} AND id = ${deliveryId} RETURNING *`
+        return { delivery: fromRow(updated[0]!), attempt: attemptFromRow(attempt[0]!) }
+      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+    get: (tenant, id) =>
+      sql<Row>`SELECT * FROM webhook_deliveries
+        WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${id}`.pipe(
+        SqlSupport.orStorageError,
+        Effect.flatMap((rows) =>
+          rows[0]
+            ? Effect.succeed(fromRow(rows[0]))
+            : Effect.fail(new RecordNotFound({ entity: "webhook_delivery", id }))
+        )
+      ),
+    list: (tenant, request) =>
+      SqlSupport.list(sql, {
+        table: "webhook_deliveries",
+        entity: "webhook_delivery",
+        tenant,
+        request,
+        filters: request.endpoint !== undefined ? [sql`endpoint_id = ${request.endpoint}`] : [],
+        decode: fromRow
+      }),
+    listAttempts: (tenant, deliveryId, request) =>
+      Effect.zipRight(
+        service.get(tenant, deliveryId),
+        SqlSupport.list(sql, {
+          table: "webhook_delivery_attempts",
+          entity: "webhook_attempt",
+          tenant,
+          request,
+          filters: [sql`delivery_id = ${deliveryId}`],
+          decode: attemptFromRow
+        })
+      )
+  }
+  return service
+})
+
+const DELIVERIES = "webhook_deliveries"
+const ATTEMPTS = "webhook_delivery_attempts"
+
+/** The in-memory implementation. */
+export const makeMemory = Effect.gen(function* () {
+  const store = yield* MemoryStore.MemoryStore
+  const ids = yield* Ids
+  const deliveries = store.table<WebhookDelivery>(DELIVERIES)
+  const key = (accountId: string, id: string) => `${accountId}/${id}`
+  const find = (tenant: Tenant, id: string): Effect.Effect<WebhookDelivery, RecordNotFound> => {
+    const d = deliveries.get(key(tenant.accountId, id))
+    return d && d.livemode === tenant.livemode
+      ? Effect.succeed(d)
+      : Effect.fail(new RecordNotFound({ entity: "webhook_delivery", id }))
+  }
+  const service: WebhookDeliveryRepositoryService = {
+    enqueue: (tenant, eventId, endpointIds) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const fresh: Array<string> = []
+        for (const _ of endpointIds) fresh.push(yield* ids.make("wd"))
+        return yield* store.write((w) => {
+          const mine = (
+            a: { readonly accountId: string; readonly livemode: boolean } | undefined
+          ) => a !== undefined && a.accountId === tenant.accountId && a.livemode === tenant.livemode
+          if (!mine(store.table<Event>("events").get(key(tenant.accountId, eventId)))) {
+            return Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
+          }
+          const endpoints = store.table<WebhookEndpoint>("webhook_endpoints")
+          const missing = endpointIds.find((id) => !mine(endpoints.get(key(tenant.accountId, id))))
+          if (missing !== undefined) {
+            return Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
+          }
+          const out: Array<WebhookDelivery> = []
+          endpointIds.forEach((endpointId, i) => {
+            const exists = [...deliveries.values()].some(
+              (d) =>
+                d.accountId === tenant.accountId &&
+                d.endpointId === endpointId &&
+                d.eventId === eventId
+            )
+            if (exists) return
+            const d: WebhookDelivery = {
+              id: fresh[i]!,
+              accountId: tenant.accountId,
+              livemode: tenant.livemode,
+              endpointId,
+              eventId,
+              status: "pending",
+              attempts: 0,
+              nextAttemptAtMs: now,
+              leaseOwner: null,
+              leaseExpiresAtMs: null,
+              created: Math.floor(now / 1000)
+            }
+            w.put(DELIVERIES, key(tenant.accountId, d.id), d)
+            out.push(d)
+          })
+          return Effect.succeed(out)
+        })
+      }),
+    claim: ({ owner, limit, leaseMs }) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        store.write((w) => {
+          const due = [...deliveries.values()]
+            .filter(
+              (d) =>
+                d.status === "pending" &&
+                d.nextAttemptAtMs <= now &&
+                (d.leaseExpiresAtMs === null || d.leaseExpiresAtMs <= now)
+            )
+            .sort((a, b) => a.nextAttemptAtMs - b.nextAttemptAtMs)
+            .slice(0, Math.max(0, limit))
+            .map(
+              (d): WebhookDelivery => ({ ...d, leaseOwner: owner, leaseExpiresAtMs: now + leaseMs })
+            )
+          for (const d of due) w.put(DELIVERIES, key(d.accountId, d.id), d)
+          return Effect.succeed(due)
+        })
+      ),
+    recordAttempt: (tenant, deliveryId, owner, outcome) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const attemptId = yield* ids.make("wda")
+        return yield* store.write((w) =>
+          Effect.flatMap(find(tenant, deliveryId), (current) => {
+            if (current.leaseOwner !== owner || current.status !== "pending") {
+              return Effect.fail(new LeaseLost({ deliveryId }))
+            }
+            const attempt: WebhookAttempt = {
+              id: attemptId,
+              accountId: tenant.accountId,
+              livemode: tenant.livemode,
+              deliveryId,
+              attempt: current.attempts + 1,
+              statusCode: outcome.statusCode,
+              error: outcome.error,
+              durationMs: outcome.durationMs,
+              created: Math.floor(now / 1000)
+            }
+            const next = outcome.next
+            const delivery: WebhookDelivery = {
+              ...current,
+              attempts: current.attempts + 1,
+              status: statusOf(next),
+              nextAttemptAtMs: typeof next === "object" ? next.retryAtMs : current.nextAttemptAtMs,
+              leaseOwner: null,
+              leaseExpiresAtMs: null
+            }
+            w.put(ATTEMPTS, key(tenant.accountId, attemptId), attempt)
+            w.put(DELIVERIES, key(tenant.accountId, deliveryId), delivery)
+            return Effect.succeed({ delivery, attempt })
+          })
+        )
+      }),
+    get: (tenant, id) => Effect.flatten(store.read(() => find(tenant, id))),
+    list: (tenant, request) =>
+      MemoryStore.list<WebhookDelivery>(
+        store,
+        DELIVERIES,
+        "webhook_delivery",
+        tenant,
+        request,
+        (d) => request.endpoint === undefined || d.endpointId === request.endpoint
+      ),
+    listAttempts: (tenant, deliveryId, request) =>
+      Effect.zipRight(
+        service.get(tenant, deliveryId),
+        MemoryStore.list<WebhookAttempt>(
+          store,
+          ATTEMPTS,
+          "webhook_attempt",
+          tenant,
+          request,
+          (a) => a.deliveryId === deliveryId
+        )
+      )
+  }
+  return service
+})
+
+/** Webhook deliveries, as a service. */
+export class WebhookDeliveryRepository extends Context.Tag(
+  "@levy/storage/WebhookDeliveryRepository"
+)<WebhookDeliveryRepository, WebhookDeliveryRepositoryService>() {
+  static readonly layerSql = Layer.effect(WebhookDeliveryRepository, makeSql)
+  static readonly layerMemory = Layer.effect(WebhookDeliveryRepository, makeMemory)
+}

@@ -1,0 +1,66 @@
+/** @levy/storage: every record Levy keeps, behind repository services, in three stores. */
+
+export {
+  type Account,
+  AccountRepository,
+  type AccountRepositoryService,
+  type ApiKey,
+  hashKey,
+  type NewApiKey
+} from "./AccountRepository.js"
+export {
+  type Charge,
+  type ChargeFilter,
+  type ChargeOutcome,
+  ChargeRepository,
+  type ChargeRepositoryService,
+  type ChargeWrite,
+  type Dispute,
+  type NewCharge,
+  type Refund
+} from "./ChargeRepository.js"
+export * as Embedded from "./Embedded.js"
+export { type Event, EventRepository, type EventRepositoryService } from "./EventRepository.js"
+export {
+  type Applied,
+  type FeeConfig,
+  type FeeConfigChange,
+  FeeConfigRepository,
+  type FeeConfigRepositoryService,
+  type NewChange,
+  type Resolution
+} from "./FeeConfigRepository.js"
+export {
+  type Begun,
+  type IdempotencyRecord,
+  IdempotencyRepository,
+  type IdempotencyRepositoryService,
+  type StoredResponse,
+  TTL_MS as IDEMPOTENCY_TTL_MS
+} from "./IdempotencyRepository.js"
+export { Ids } from "./Ids.js"
+export type { Json, JsonObject } from "./Json.js"
+export { MemoryStore } from "./MemoryStore.js"
+export * as Migrations from "./Migrations.js"
+export * as Page from "./Page.js"
+export { SecretBox } from "./SecretBox.js"
+export * as SqlSupport from "./SqlSupport.js"
+export * as Storage from "./Storage.js"
+export * from "./StorageError.js"
+export * as Tenant from "./Tenant.js"
+export { Transactions } from "./Transactions.js"
+export {
+  type AttemptOutcome,
+  type Claim,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  WebhookDeliveryRepository,
+  type WebhookDeliveryRepositoryService
+} from "./WebhookDeliveryRepository.js"
+export {
+  type NewWebhookEndpoint,
+  type WebhookEndpoint,
+  type WebhookEndpointPatch,
+  WebhookEndpointRepository,
+  type WebhookEndpointRepositoryService
+} from "./WebhookEndpointRepository.js"

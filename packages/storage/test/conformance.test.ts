@@ -1,0 +1,883 @@
+/**
+ * The storage contract, written once and run against every store (memory, PostgreSQL,
+ * embedded PGlite). Each test works in its own fresh account, so tests share a store.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Clock, Effect, Either, Exit, Option } from "effect"
+import { AccountRepository } from "../src/AccountRepository.js"
+import { type Charge, ChargeRepository, type NewCharge } from "../src/ChargeRepository.js"
+import { EventRepository } from "../src/EventRepository.js"
+import { FeeConfigRepository } from "../src/FeeConfigRepository.js"
+import { IdempotencyRepository, type StoredResponse } from "../src/IdempotencyRepository.js"
+import { random36, timeOrdered } from "../src/Ids.js"
+import * as Page from "../src/Page.js"
+import type { Tenant } from "../src/Tenant.js"
+import { Transactions } from "../src/Transactions.js"
+import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
+import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
+import { stores } from "./stores.js"
+
+const nextId = timeOrdered()
+const T0 = 1_760_000_000
+
+/** A fresh account; its test-mode tenant, and the live one. */
+const freshAccount = Effect.gen(function* () {
+  const accounts = yield* AccountRepository
+  const id = nextId("acct")
+  yield* accounts.createAccount({ id, name: `test ${id}`, created: T0 })
+  return {
+    test: { accountId: id, livemode: false } as Tenant,
+    live: { accountId: id, livemode: true } as Tenant
+  }
+})
+
+const newCharge = (tenant: Tenant, fields: Partial<NewCharge> = {}): NewCharge => {
+  const amount = fields.amount ?? 10_000
+  const fee = fields.convenienceFee ?? 320
+  return {
+    id: nextId("ch"),
+    accountId: tenant.accountId,
+    livemode: tenant.livemode,
+    created: T0,
+    amount,
+    convenienceFee: fee,
+    totalAmount: amount + fee,
+    currency: "usd",
+    status: "succeeded",
+    customer: null,
+    description: null,
+    metadata: {},
+    region: "US-NY",
+    cardType: "credit",
+    feeBreakdown: { percentage: 290, flatFee: 30, adjustment: 0 },
+    compliance: { compliant: true, reasonCode: null, reason: null, rulesetVersion: "2025.1" },
+    failureCode: null,
+    failureMessage: null,
+    details: { source: "tok_visa" },
+    ...fields
+  }
+}
+
+const eventFor = (charge: Charge | NewCharge) => ({
+  id: nextId("evt"),
+  accountId: charge.accountId,
+  livemode: charge.livemode,
+  type: "charge.succeeded",
+  data: { object: { id: charge.id, amount: charge.amount } },
+  request: null,
+  created: charge.created
+})
+
+/** Runs an effect with the clock `ms` ahead of real time. */
+const clockAhead =
+  (ms: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withClock(effect, {
+      [Clock.ClockTypeId]: Clock.ClockTypeId,
+      unsafeCurrentTimeMillis: () => Date.now() + ms,
+      currentTimeMillis: Effect.sync(() => Date.now() + ms),
+      unsafeCurrentTimeNanos: () => BigInt(Date.now() + ms) * 1_000_000n,
+      currentTimeNanos: Effect.sync(() => BigInt(Date.now() + ms) * 1_000_000n),
+      sleep: Effect.sleep
+    })
+
+/** Every page of a list, following `starting_after`. */
+const walk = <A extends { readonly id: string }>(
+  page: (request: Page.PageRequest) => Effect.Effect<Page.Page<A>, unknown>,
+  request: Page.PageRequest
+) =>
+  Effect.gen(function* () {
+    const pages: Array<Page.Page<A>> = []
+    let cursor: string | undefined
+    for (;;) {
+      const p = yield* page({ ...request, startingAfter: cursor })
+      pages.push(p)
+      if (!p.hasMore) return pages
+      cursor = p.data[p.data.length - 1]!.id
+    }
+  })
+
+const ids = (items: ReadonlyArray<{ readonly id: string }>) => items.map((i) => i.id)
+
+for (const store of stores) {
+  if (store.skip) {
+    describe.skip(`storage conformance: ${store.name} (PostgreSQL unreachable)`, () => {})
+    continue
+  }
+  layer(store.layer, { excludeTestServices: true, timeout: 60_000 })(
+    `storage conformance: ${store.name}`,
+    (it) => {
+      it.effect(
+        "a charge, its idempotency record and its event commit together or not at all",
+        () =>
+          Effect.gen(function* () {
+            const { test } = yield* freshAccount
+            const tx = yield* Transactions
+            const charges = yield* ChargeRepository
+            const events = yield* EventRepository
+            const idempotency = yield* IdempotencyRepository
+            const write = (charge: NewCharge, key: string, failAt: "between" | "end" | "never") =>
+              tx.run(
+                Effect.gen(function* () {
+                  yield* idempotency.begin(test, key, "fp")
+                  yield* charges.insert(charge)
+                  if (failAt === "between") yield* Effect.fail("injected failure" as const)
+                  yield* events.insert(eventFor(charge))
+                  yield* idempotency.complete(test, key, { status: 200, body: { id: charge.id } })
+                  if (failAt === "end") yield* Effect.fail("injected failure" as const)
+                })
+              )
+            for (const failAt of ["between", "end"] as const) {
+              const charge = newCharge(test)
+              const exit = yield* Effect.exit(write(charge, `key-${failAt}`, failAt))
+              expect(Exit.isFailure(exit)).toBe(true)
+              expect((yield* Effect.either(charges.get(test, charge.id)))._tag).toBe("Left")
+              expect((yield* Effect.either(idempotency.get(test, `key-${failAt}`)))._tag).toBe(
+                "Left"
+              )
+            }
+            expect((yield* events.list(test, {})).data).toEqual([])
+            expect((yield* charges.list(test, {})).data).toEqual([])
+            // And the same writes without a failure all commit.
+            const charge = newCharge(test)
+            yield* write(charge, "key-ok", "never")
+            expect((yield* charges.get(test, charge.id)).id).toBe(charge.id)
+            expect((yield* idempotency.get(test, "key-ok")).state).toBe("done")
+            expect(ids((yield* events.list(test, {})).data)).toHaveLength(1)
+          })
+      )
+
+      it.effect("50 concurrent creates with one idempotency key make exactly one charge", () =>
+        Effect.gen(function* () {
+          const tx = yield* Transactions
+          const charges = yield* ChargeRepository
+          const events = yield* EventRepository
+          const idempotency = yield* IdempotencyRepository
+          // Both ways of writing: separate calls, and ChargeRepository.create.
+          for (const way of ["separate", "create"] as const) {
+            const { test } = yield* freshAccount
+            const attempt = tx
+              .run(
+                Effect.gen(function* () {
+                  const begun = yield* idempotency.begin(test, "same-key", "fp-1")
+                  if (begun._tag === "Replay") {
+                    return { kind: "replay" as const, response: begun.response }
+                  }
+                  const charge = newCharge(test)
+                  const response: StoredResponse = {
+                    status: 200,
+                    body: { id: charge.id, amount: charge.amount }
+                  }
+                  if (way === "create") {
+                    yield* charges.create({
+                      charge,
+                      event: eventFor(charge),
+                      idempotency: { key: "same-key", response }
+                    })
+                  } else {
+                    yield* charges.insert(charge)
+                    yield* events.insert(eventFor(charge))
+                    yield* idempotency.complete(test, "same-key", response)
+                  }
+                  return { kind: "created" as const, response }
+                })
+              )
+              .pipe(
+                Effect.catchTag("IdempotencyKeyInUse", () =>
+                  Effect.succeed({ kind: "in_progress" as const })
+                )
+              )
+            const results = yield* Effect.all(
+              Array.from({ length: 50 }, () => attempt),
+              { concurrency: "unbounded" }
+            )
+            const created = results.filter((r) => r.kind === "created")
+            expect(created).toHaveLength(1)
+            const stored = created[0]!.response
+            for (const r of results) {
+              if (r.kind === "replay") expect(r.response).toEqual(stored)
+            }
+            const all = yield* charges.list(test, { limit: 100 })
+            expect(ids(all.data)).toEqual([(stored.body as { id: string }).id])
+            expect((yield* events.list(test, { limit: 100 })).data).toHaveLength(1)
+            expect((yield* idempotency.get(test, "same-key")).response).toEqual(stored)
+          }
+        })
+      )
+
+      it.effect("ChargeRepository.create writes charge, event and response all or nothing", () =>
+        Effect.gen(function* () {
+          const { test } = yield* freshAccount
+          const charges = yield* ChargeRepository
+          const events = yield* EventRepository
+          const idempotency = yield* IdempotencyRepository
+          const response: StoredResponse = { status: 200, body: { ok: true } }
+          // The key was never claimed: nothing is written.
+          const orphan = newCharge(test)
+          const unclaimed = yield* Effect.either(
+            charges.create({
+              charge: orphan,
+              event: eventFor(orphan),
+              idempotency: { key: "never-claimed", response }
+            })
+          )
+          expect(Either.isLeft(unclaimed) && unclaimed.left).toMatchObject({
+            _tag: "RecordNotFound",
+            entity: "idempotency_record"
+          })
+          expect((yield* Effect.either(charges.get(test, orphan.id)))._tag).toBe("Left")
+          // The event already exists: no charge, and the claim stays in progress.
+          const first = newCharge(test)
+          const firstEvent = eventFor(first)
+          yield* charges.create({ charge: first, event: firstEvent })
+          yield* idempotency.begin(test, "claimed", "fp")
+          const second = newCharge(test)
+          const clash = yield* Effect.either(
+            charges.create({
+              charge: second,
+              event: { ...eventFor(second), id: firstEvent.id },
+              idempotency: { key: "claimed", response }
+            })
+          )
+          expect(Either.isLeft(clash) && clash.left).toMatchObject({
+            _tag: "DuplicateRecord",
+            entity: "event"
+          })
+          expect((yield* Effect.either(charges.get(test, second.id)))._tag).toBe("Left")
+          expect((yield* idempotency.get(test, "claimed")).state).toBe("in_progress")
+          // The charge id already exists.
+          const dup = yield* Effect.either(
+            charges.create({ charge: { ...second, id: first.id }, event: eventFor(second) })
+          )
+          expect(Either.isLeft(dup) && dup.left).toMatchObject({
+            _tag: "DuplicateRecord",
+            entity: "charge"
+          })
+          expect(ids((yield* charges.list(test, {})).data)).toEqual([first.id])
+          expect(ids((yield* events.list(test, {})).data)).toEqual([firstEvent.id])
+          // And a good one stores all three.
+          const third = yield* charges.create({
+            charge: second,
+            event: eventFor(second),
+            idempotency: { key: "claimed", response }
+          })
+          expect(third).toMatchObject({ id: second.id, amountRefunded: 0, refunded: false })
+          expect((yield* charges.get(test, second.id)).metadata).toEqual(second.metadata)
+          expect(yield* idempotency.begin(test, "claimed", "fp")).toEqual({
+            _tag: "Replay",
+            response
+          })
+        })
+      )
+
+      it.effect(
+        "idempotency outside a transaction: in progress, replay, reuse, release, expiry",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const idempotency = yield* IdempotencyRepository
+            const first = yield* idempotency.begin(test, "k", "fp")
+            expect(first._tag).toBe("Started")
+            if (first._tag === "Started") {
+              expect(first.record.expiresAtMs - first.record.createdMs).toBe(24 * 60 * 60 * 1000)
+            }
+            const inUse = yield* Effect.either(idempotency.begin(test, "k", "fp"))
+            expect(Either.isLeft(inUse) && inUse.left._tag).toBe("IdempotencyKeyInUse")
+            const reused = yield* Effect.either(idempotency.begin(test, "k", "other"))
+            expect(Either.isLeft(reused) && reused.left._tag).toBe("IdempotencyKeyReused")
+            // The same key in the other mode is another key.
+            expect((yield* idempotency.begin(live, "k", "fp"))._tag).toBe("Started")
+            yield* idempotency.complete(test, "k", {
+              status: 402,
+              body: { error: { code: "card_declined" } }
+            })
+            expect(yield* idempotency.begin(test, "k", "fp")).toEqual({
+              _tag: "Replay",
+              response: { status: 402, body: { error: { code: "card_declined" } } }
+            })
+            // Released claims can be taken again; done records are not released.
+            yield* idempotency.release(live, "k")
+            expect((yield* idempotency.begin(live, "k", "fp"))._tag).toBe("Started")
+            yield* idempotency.release(test, "k")
+            expect((yield* idempotency.begin(test, "k", "fp"))._tag).toBe("Replay")
+            // A record past its expiry is replaced by a new claim.
+            const later = clockAhead(24 * 60 * 60 * 1000 + 1)
+            expect((yield* later(idempotency.begin(test, "k", "another-request")))._tag).toBe(
+              "Started"
+            )
+            // Purging removes what has expired, and only that.
+            yield* idempotency.purgeExpired
+            expect((yield* idempotency.get(live, "k")).state).toBe("in_progress")
+            const purged = yield* clockAhead(3 * 24 * 60 * 60 * 1000)(idempotency.purgeExpired)
+            expect(purged).toBeGreaterThanOrEqual(2)
+            expect((yield* Effect.either(idempotency.get(test, "k")))._tag).toBe("Left")
+            expect((yield* Effect.either(idempotency.get(live, "k")))._tag).toBe("Left")
+          })
+      )
+
+      it.effect(
+        "two concurrent delivery claimers never get the same delivery; expired leases return",
+        () =>
+          Effect.gen(function* () {
+            const { test } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const events = yield* EventRepository
+            const deliveries = yield* WebhookDeliveryRepository
+            const endpoint = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://localhost:4242/hook",
+              enabledEvents: ["*"],
+              status: "enabled",
+              description: null,
+              created: T0,
+              secret: `whsec_dev_${random36(24)}`
+            })
+            const mine = new Set<string>()
+            for (let i = 0; i < 20; i++) {
+              const event = yield* events.insert(eventFor(newCharge(test)))
+              for (const d of yield* deliveries.enqueue(test, event.id, [endpoint.id]))
+                mine.add(d.id)
+              // Enqueuing again creates nothing.
+              expect(yield* deliveries.enqueue(test, event.id, [endpoint.id])).toEqual([])
+            }
+            expect(mine.size).toBe(20)
+            const claimer = (owner: string) =>
+              Effect.gen(function* () {
+                const got: Array<string> = []
+                for (let round = 0; ; round++) {
+                  // 21 rounds of 3 cover every delivery; more means one was claimed twice.
+                  expect(round).toBeLessThan(40)
+                  const batch = yield* deliveries.claim({ owner, limit: 3, leaseMs: 60_000 })
+                  if (batch.length === 0) return got
+                  for (const d of batch) {
+                    expect(d.leaseOwner).toBe(owner)
+                    if (mine.has(d.id)) got.push(d.id)
+                  }
+                }
+              })
+            const [a, b] = yield* Effect.all([claimer("worker-a"), claimer("worker-b")], {
+              concurrency: 2
+            })
+            expect(a.filter((id) => b.includes(id))).toEqual([])
+            expect(new Set([...a, ...b])).toEqual(mine)
+            // All leased: nothing more to claim.
+            const again = yield* deliveries.claim({
+              owner: "worker-c",
+              limit: 100,
+              leaseMs: 60_000
+            })
+            expect(again.filter((d) => mine.has(d.id))).toEqual([])
+
+            // A short lease expires and the delivery is claimable again; the old holder lost it.
+            const event = yield* events.insert(eventFor(newCharge(test)))
+            const [short] = yield* deliveries.enqueue(test, event.id, [endpoint.id])
+            const firstClaim = yield* deliveries.claim({
+              owner: "worker-d",
+              limit: 100,
+              leaseMs: 300
+            })
+            expect(ids(firstClaim)).toContain(short!.id)
+            const tooSoon = yield* deliveries.claim({
+              owner: "worker-e",
+              limit: 100,
+              leaseMs: 60_000
+            })
+            expect(ids(tooSoon)).not.toContain(short!.id)
+            yield* Effect.sleep("400 millis")
+            const reclaimed = yield* deliveries.claim({
+              owner: "worker-e",
+              limit: 100,
+              leaseMs: 60_000
+            })
+            expect(ids(reclaimed)).toContain(short!.id)
+            const lost = yield* Effect.either(
+              deliveries.recordAttempt(test, short!.id, "worker-d", {
+                statusCode: 200,
+                error: null,
+                durationMs: 5,
+                next: "succeeded"
+              })
+            )
+            expect(Either.isLeft(lost) && lost.left._tag).toBe("LeaseLost")
+
+            // The holder records attempts: a retry later, then a success.
+            const retry = yield* deliveries.recordAttempt(test, short!.id, "worker-e", {
+              statusCode: 500,
+              error: "HTTP 500",
+              durationMs: 12,
+              next: { retryAtMs: Date.now() + 60_000 }
+            })
+            expect(retry.delivery).toMatchObject({
+              status: "pending",
+              attempts: 1,
+              leaseOwner: null
+            })
+            const notDue = yield* deliveries.claim({
+              owner: "worker-f",
+              limit: 100,
+              leaseMs: 60_000
+            })
+            expect(ids(notDue)).not.toContain(short!.id)
+            const later = yield* deliveries
+              .claim({ owner: "worker-f", limit: 100, leaseMs: 60_000 })
+              .pipe(clockAhead(120_000))
+            expect(ids(later)).toContain(short!.id)
+            const done = yield* deliveries.recordAttempt(test, short!.id, "worker-f", {
+              statusCode: 204,
+              error: null,
+              durationMs: 3,
+              next: "succeeded"
+            })
+            expect(done.delivery).toMatchObject({ status: "succeeded", attempts: 2 })
+            const attempts = yield* deliveries.listAttempts(test, short!.id, {})
+            expect(attempts.data.map((a) => [a.attempt, a.statusCode])).toEqual([
+              [2, 204],
+              [1, 500]
+            ])
+            expect(
+              (yield* deliveries.list(test, { endpoint: endpoint.id, limit: 100 })).data
+            ).toHaveLength(21)
+          })
+      )
+
+      it.effect(
+        "cursor pagination: limit, cursors, created ranges, customer; newest first; exact has_more",
+        () =>
+          Effect.gen(function* () {
+            const { test } = yield* freshAccount
+            const charges = yield* ChargeRepository
+            const inserted: Array<Charge> = []
+            for (let i = 0; i < 25; i++) {
+              inserted.push(
+                yield* charges.insert(
+                  newCharge(test, {
+                    created: T0 + Math.floor(i / 2),
+                    customer: i % 3 === 0 ? "cus_a" : "cus_b"
+                  })
+                )
+              )
+            }
+            const expected = [...inserted].sort(Page.newestFirst)
+            // Ties on `created` are broken by id, descending.
+            expect(expected[0]!.created).toBe(T0 + 12)
+            const list = (r: Page.PageRequest & { customer?: string }) => charges.list(test, r)
+
+            const pages = yield* walk(list, { limit: 10 })
+            expect(pages.map((p) => p.data.length)).toEqual([10, 10, 5])
+            expect(pages.map((p) => p.hasMore)).toEqual([true, true, false])
+            expect(pages.flatMap((p) => ids(p.data))).toEqual(ids(expected))
+            // has_more is exact when the rest fits the page exactly.
+            const exact = yield* list({ limit: 5, startingAfter: expected[19]!.id })
+            expect(ids(exact.data)).toEqual(ids(expected.slice(20)))
+            expect(exact.hasMore).toBe(false)
+            // Default and clamped limits.
+            expect((yield* list({})).data).toHaveLength(10)
+            expect((yield* list({ limit: 1000 })).data).toHaveLength(25)
+            expect((yield* list({ limit: 0 })).data).toHaveLength(1)
+
+            // ending_before walks back towards the newest.
+            const before = yield* list({ limit: 10, endingBefore: expected[20]!.id })
+            expect(ids(before.data)).toEqual(ids(expected.slice(10, 20)))
+            expect(before.hasMore).toBe(true)
+            const top = yield* list({ limit: 10, endingBefore: expected[5]!.id })
+            expect(ids(top.data)).toEqual(ids(expected.slice(0, 5)))
+            expect(top.hasMore).toBe(false)
+
+            // created ranges.
+            const range = { gte: T0 + 3, lt: T0 + 9 }
+            expect(ids((yield* list({ limit: 100, created: range })).data)).toEqual(
+              ids(expected.filter((c) => c.created >= T0 + 3 && c.created < T0 + 9))
+            )
+            const range2 = { gt: T0 + 3, lte: T0 + 9 }
+            expect(ids((yield* list({ limit: 100, created: range2 })).data)).toEqual(
+              ids(expected.filter((c) => c.created > T0 + 3 && c.created <= T0 + 9))
+            )
+            // customer, paged.
+            const forA = expected.filter((c) => c.customer === "cus_a")
+            const aPages = yield* walk((r) => list({ ...r, customer: "cus_a" }), { limit: 4 })
+            expect(aPages.flatMap((p) => ids(p.data))).toEqual(ids(forA))
+            expect(aPages.map((p) => p.hasMore)).toEqual([true, true, false])
+
+            // Stable while new rows arrive: the next page does not shift.
+            const first = yield* list({ limit: 10 })
+            for (let i = 0; i < 5; i++)
+              yield* charges.insert(newCharge(test, { created: T0 + 100 + i }))
+            const second = yield* list({ limit: 10, startingAfter: first.data[9]!.id })
+            expect(ids(second.data)).toEqual(ids(expected.slice(10, 20)))
+
+            // An unknown cursor (or another account's id) is a missing record.
+            const unknown = yield* Effect.either(list({ startingAfter: "ch_doesnotexist" }))
+            expect(Either.isLeft(unknown) && unknown.left._tag).toBe("RecordNotFound")
+          })
+      )
+
+      it.effect(
+        "test-mode and live-mode rows never meet; another account's ids behave as missing",
+        () =>
+          Effect.gen(function* () {
+            const mine = yield* freshAccount
+            const other = yield* freshAccount
+            const charges = yield* ChargeRepository
+            const events = yield* EventRepository
+            const endpoints = yield* WebhookEndpointRepository
+            const testCharge = yield* charges.insert(newCharge(mine.test))
+            const liveCharge = yield* charges.insert(
+              newCharge(mine.live, { amount: 99_999_999, convenienceFee: 1 })
+            )
+            yield* events.insert(eventFor(testCharge))
+            expect(ids((yield* charges.list(mine.test, {})).data)).toEqual([testCharge.id])
+            expect(ids((yield* charges.list(mine.live, {})).data)).toEqual([liveCharge.id])
+            expect((yield* Effect.either(charges.get(mine.live, testCharge.id)))._tag).toBe("Left")
+            expect((yield* Effect.either(charges.get(mine.test, liveCharge.id)))._tag).toBe("Left")
+            expect((yield* events.list(mine.live, {})).data).toEqual([])
+            // Another account sees nothing and cannot page from our ids.
+            const notFound = yield* Effect.either(charges.get(other.test, testCharge.id))
+            expect(Either.isLeft(notFound) && notFound.left).toMatchObject({
+              _tag: "RecordNotFound",
+              entity: "charge"
+            })
+            expect((yield* charges.list(other.test, {})).data).toEqual([])
+            const cursor = yield* Effect.either(
+              charges.list(other.test, { startingAfter: testCharge.id })
+            )
+            expect(Either.isLeft(cursor) && cursor.left._tag).toBe("RecordNotFound")
+            const refund = yield* Effect.either(
+              charges.refund({
+                id: nextId("re"),
+                accountId: other.test.accountId,
+                livemode: false,
+                chargeId: testCharge.id,
+                amount: 100,
+                feeAmount: 0,
+                reason: null,
+                status: "succeeded",
+                created: T0,
+                metadata: {}
+              })
+            )
+            expect(Either.isLeft(refund) && refund.left._tag).toBe("RecordNotFound")
+            const endpoint = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: mine.live.accountId,
+              livemode: true,
+              url: "https://example.com/hook",
+              enabledEvents: ["charge.succeeded"],
+              status: "enabled",
+              description: "live",
+              created: T0,
+              secret: "whsec_prod_secret"
+            })
+            expect((yield* Effect.either(endpoints.get(mine.test, endpoint.id)))._tag).toBe("Left")
+            expect((yield* Effect.either(endpoints.secret(other.live, endpoint.id)))._tag).toBe(
+              "Left"
+            )
+            expect(yield* endpoints.secret(mine.live, endpoint.id)).toBe("whsec_prod_secret")
+            expect(ids(yield* endpoints.subscribedTo(mine.live, "charge.succeeded"))).toEqual([
+              endpoint.id
+            ])
+            expect(yield* endpoints.subscribedTo(mine.test, "charge.succeeded")).toEqual([])
+            // Money comes back as numbers, exactly.
+            const back = yield* charges.get(mine.live, liveCharge.id)
+            expect(back.amount).toBe(99_999_999)
+            expect(typeof back.totalAmount).toBe("number")
+            expect(back.totalAmount).toBe(100_000_000)
+          })
+      )
+
+      it.effect("fee configuration: pending change stored, approved, cancelled; history kept", () =>
+        Effect.gen(function* () {
+          const { live, test } = yield* freshAccount
+          const configs = yield* FeeConfigRepository
+          const initial = {
+            percentage: "2.9",
+            flatFee: 30,
+            minAmount: 50,
+            maxAmount: null,
+            billingMode: "direct"
+          }
+          yield* configs.initialize(live, initial, T0)
+          const twice = yield* Effect.either(configs.initialize(live, initial, T0))
+          expect(Either.isLeft(twice) && twice.left._tag).toBe("DuplicateRecord")
+          expect(Option.getOrThrow(yield* configs.get(live)).config).toEqual(initial)
+          expect(yield* configs.get(test)).toEqual(Option.none())
+
+          const raise = yield* configs.request(live, {
+            id: nextId("fcc"),
+            changes: { percentage: "3.5" },
+            requestedBy: "key_a",
+            at: T0 + 10
+          })
+          expect(raise.status).toBe("pending")
+          const second = yield* Effect.either(
+            configs.request(live, {
+              id: nextId("fcc"),
+              changes: { flatFee: 50 },
+              requestedBy: "key_a",
+              at: T0 + 11
+            })
+          )
+          expect(Either.isLeft(second) && second.left._tag).toBe("DuplicateRecord")
+          expect(Option.getOrThrow(yield* configs.pending(live)).id).toBe(raise.id)
+          expect(Option.getOrThrow(yield* configs.get(live)).config.percentage).toBe("2.9")
+          // The other mode has no pending change.
+          expect(yield* configs.pending(test)).toEqual(Option.none())
+
+          const approved = yield* configs.approve(live, { by: "key_b", at: T0 + 20 })
+          expect(approved.config.config).toEqual({ ...initial, percentage: "3.5" })
+          expect(approved.config.updated).toBe(T0 + 20)
+          expect(approved.change).toMatchObject({
+            id: raise.id,
+            status: "applied",
+            resolvedBy: "key_b",
+            previous: initial
+          })
+          expect(yield* configs.pending(live)).toEqual(Option.none())
+          const none = yield* Effect.either(configs.approve(live, { by: "key_b", at: T0 + 21 }))
+          expect(Either.isLeft(none) && none.left._tag).toBe("RecordNotFound")
+
+          const dropped = yield* configs.request(live, {
+            id: nextId("fcc"),
+            changes: { flatFee: 99 },
+            requestedBy: "key_a",
+            at: T0 + 30
+          })
+          const cancelled = yield* configs.cancel(live, { by: "cli", at: T0 + 31 })
+          expect(cancelled).toMatchObject({
+            id: dropped.id,
+            status: "cancelled",
+            resolvedBy: "cli"
+          })
+          expect(Option.getOrThrow(yield* configs.get(live)).config.flatFee).toBe(30)
+
+          const lower = yield* configs.apply(live, {
+            id: nextId("fcc"),
+            changes: { percentage: "2.5" },
+            requestedBy: "key_a",
+            at: T0 + 40
+          })
+          expect(lower.config.config.percentage).toBe("2.5")
+          expect(lower.change.previous).toEqual({ ...initial, percentage: "3.5" })
+          const history = yield* configs.history(live, {})
+          expect(history.data.map((c) => [c.id, c.status])).toEqual([
+            [lower.change.id, "applied"],
+            [dropped.id, "cancelled"],
+            [raise.id, "applied"]
+          ])
+          expect((yield* configs.history(test, {})).data).toEqual([])
+        })
+      )
+
+      it.effect(
+        "duplicates are typed errors; refunds and disputes keep the charge consistent",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const accounts = yield* AccountRepository
+            const charges = yield* ChargeRepository
+            const events = yield* EventRepository
+            const pending = yield* charges.insert(
+              newCharge(test, { amount: 1_000, convenienceFee: 59, status: "pending" })
+            )
+            const charge = yield* charges.settle(test, pending.id, {
+              status: "succeeded",
+              details: { source: "tok_visa", transactions: ["txn_1"] }
+            })
+            expect(charge).toMatchObject({ status: "succeeded", failureCode: null })
+            expect((yield* charges.get(test, pending.id)).details).toEqual({
+              source: "tok_visa",
+              transactions: ["txn_1"]
+            })
+            const declined = yield* charges.insert(newCharge(test, { status: "pending" }))
+            const failed = yield* charges.settle(test, declined.id, {
+              status: "failed",
+              failureCode: "card_declined",
+              failureMessage: "Your card was declined."
+            })
+            expect(failed).toMatchObject({ status: "failed", failureCode: "card_declined" })
+            expect(failed.details).toEqual(declined.details)
+            const otherMode = yield* Effect.either(
+              charges.settle({ ...test, livemode: true }, declined.id, { status: "succeeded" })
+            )
+            expect(Either.isLeft(otherMode) && otherMode.left._tag).toBe("RecordNotFound")
+            const again = yield* Effect.either(charges.insert(newCharge(test, { id: charge.id })))
+            expect(Either.isLeft(again) && again.left).toMatchObject({
+              _tag: "DuplicateRecord",
+              entity: "charge"
+            })
+            const event = yield* events.insert(eventFor(charge))
+            const eventAgain = yield* Effect.either(events.insert(event))
+            expect(Either.isLeft(eventAgain) && eventAgain.left._tag).toBe("DuplicateRecord")
+            const account = yield* accounts.getAccount(test.accountId)
+            const accountAgain = yield* Effect.either(accounts.createAccount(account))
+            expect(Either.isLeft(accountAgain) && accountAgain.left._tag).toBe("DuplicateRecord")
+
+            const refund = (amount: number, feeAmount: number) =>
+              charges.refund({
+                id: nextId("re"),
+                accountId: test.accountId,
+                livemode: false,
+                chargeId: charge.id,
+                amount,
+                feeAmount,
+                reason: null,
+                status: "succeeded",
+                created: T0 + 1,
+                metadata: {}
+              })
+            const partial = yield* refund(530, 29)
+            expect(partial.charge).toMatchObject({
+              amountRefunded: 530,
+              feeRefunded: 29,
+              refunded: false
+            })
+            const tooMuch = yield* Effect.either(refund(530, 30))
+            expect(Either.isLeft(tooMuch) && tooMuch.left._tag).toBe("RefundTooLarge")
+            expect((yield* charges.get(test, charge.id)).amountRefunded).toBe(530)
+            const rest = yield* refund(529, 30)
+            expect(rest.charge).toMatchObject({
+              amountRefunded: 1_059,
+              feeRefunded: 59,
+              refunded: true
+            })
+            const refunds = yield* charges.listRefunds(test, { charge: charge.id })
+            expect(ids(refunds.data)).toEqual([rest.refund.id, partial.refund.id])
+
+            const dispute = yield* charges.openDispute({
+              id: nextId("dp"),
+              accountId: test.accountId,
+              livemode: false,
+              chargeId: charge.id,
+              amount: 1_059,
+              status: "needs_response",
+              reason: "fraudulent",
+              created: T0 + 2,
+              updated: T0 + 2
+            })
+            expect((yield* charges.get(test, charge.id)).disputed).toBe(true)
+            const won = yield* charges.updateDispute(test, dispute.id, "won", T0 + 3)
+            expect(won).toMatchObject({ status: "won", updated: T0 + 3 })
+            expect(ids((yield* charges.listDisputes(test, {})).data)).toEqual([dispute.id])
+            expect(yield* charges.getDispute(test, dispute.id)).toEqual(won)
+            expect((yield* Effect.either(charges.getDispute(live, dispute.id)))._tag).toBe("Left")
+            expect(yield* charges.getRefund(test, rest.refund.id)).toEqual(rest.refund)
+            expect((yield* Effect.either(charges.getRefund(live, rest.refund.id)))._tag).toBe(
+              "Left"
+            )
+          })
+      )
+
+      it.effect(
+        "webhook endpoints: update, disable, delete with their deliveries; events by type",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const events = yield* EventRepository
+            const deliveries = yield* WebhookDeliveryRepository
+            const endpoint = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://127.0.0.1:9/hook",
+              enabledEvents: ["charge.succeeded", "charge.refunded"],
+              status: "enabled",
+              description: "first",
+              created: T0,
+              secret: "whsec_dev_abc"
+            })
+            const succeeded = yield* events.insert(eventFor(newCharge(test)))
+            const refunded = yield* events.insert({
+              ...eventFor(newCharge(test)),
+              type: "charge.refunded",
+              created: T0 + 1
+            })
+            expect(ids((yield* events.list(test, { type: "charge.refunded" })).data)).toEqual([
+              refunded.id
+            ])
+            expect(ids((yield* events.list(test, {})).data)).toEqual([refunded.id, succeeded.id])
+            expect(ids(yield* endpoints.subscribedTo(test, "charge.refunded"))).toEqual([
+              endpoint.id
+            ])
+            expect(yield* endpoints.subscribedTo(test, "dispute.created")).toEqual([])
+
+            // Deliveries need this tenant's event and endpoints.
+            const liveEvent = yield* events.insert(eventFor(newCharge(live)))
+            const wrongMode = yield* Effect.either(
+              deliveries.enqueue(test, liveEvent.id, [endpoint.id])
+            )
+            expect(Either.isLeft(wrongMode) && wrongMode.left).toMatchObject({
+              _tag: "RecordNotFound",
+              entity: "event"
+            })
+            const noEndpoint = yield* Effect.either(
+              deliveries.enqueue(live, liveEvent.id, [endpoint.id])
+            )
+            expect(Either.isLeft(noEndpoint) && noEndpoint.left).toMatchObject({
+              _tag: "RecordNotFound",
+              entity: "webhook_endpoint"
+            })
+            const [delivery] = yield* deliveries.enqueue(test, succeeded.id, [endpoint.id])
+
+            const updated = yield* endpoints.update(test, endpoint.id, {
+              url: "http://127.0.0.1:9/other",
+              enabledEvents: ["*"],
+              description: null
+            })
+            expect(updated).toMatchObject({
+              url: "http://127.0.0.1:9/other",
+              enabledEvents: ["*"],
+              description: null,
+              status: "enabled"
+            })
+            expect(ids(yield* endpoints.subscribedTo(test, "dispute.created"))).toEqual([
+              endpoint.id
+            ])
+            yield* endpoints.update(test, endpoint.id, { status: "disabled" })
+            expect(yield* endpoints.subscribedTo(test, "dispute.created")).toEqual([])
+            expect((yield* endpoints.get(test, endpoint.id)).url).toBe("http://127.0.0.1:9/other")
+            const missing = yield* Effect.either(
+              endpoints.update(live, endpoint.id, { status: "enabled" })
+            )
+            expect(Either.isLeft(missing) && missing.left._tag).toBe("RecordNotFound")
+
+            const removed = yield* endpoints.remove(test, endpoint.id)
+            expect(removed.id).toBe(endpoint.id)
+            expect((yield* Effect.either(endpoints.get(test, endpoint.id)))._tag).toBe("Left")
+            expect((yield* Effect.either(deliveries.get(test, delivery!.id)))._tag).toBe("Left")
+            expect((yield* endpoints.list(test, {})).data).toEqual([])
+          })
+      )
+
+      it.effect("API keys are stored hashed and found by the full key", () =>
+        Effect.gen(function* () {
+          const { test } = yield* freshAccount
+          const accounts = yield* AccountRepository
+          const secret = `sk_dev_service_${random36(32)}`
+          const key = yield* accounts.createKey({
+            id: nextId("key"),
+            accountId: test.accountId,
+            livemode: false,
+            kind: "secret",
+            name: "default",
+            secret,
+            created: T0
+          })
+          expect(key.hash).not.toContain(secret)
+          expect(key.hash).toMatch(/^[0-9a-f]{64}$/)
+          expect(key.last4).toBe(secret.slice(-4))
+          expect(Option.getOrThrow(yield* accounts.findKey(secret)).id).toBe(key.id)
+          expect(yield* accounts.findKey(`${secret}x`)).toEqual(Option.none())
+          yield* accounts.touchKey(test.accountId, key.id, T0 + 5)
+          expect(ids((yield* accounts.listKeys(test, {})).data)).toEqual([key.id])
+          expect((yield* accounts.listKeys({ ...test, livemode: true }, {})).data).toEqual([])
+          expect(yield* accounts.isEmpty).toBe(false)
+          const revoked = yield* accounts.revokeKey(test.accountId, key.id)
+          expect(revoked).toMatchObject({ revoked: true, lastUsed: T0 + 5 })
+          expect(yield* accounts.findKey(secret)).toEqual(Option.none())
+        })
+      )
+    }
+  )
+}

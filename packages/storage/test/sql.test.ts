@@ -1,0 +1,172 @@
+/**
+ * What only the SQL stores (PostgreSQL and embedded) can show: migrations are recorded and
+ * not re-applied, secrets and keys never reach a column in plain text, int8 comes back as
+ * a number, lists are index range scans, and the embedded store persists in its data dir.
+ */
+import { existsSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { describe, expect, layer } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { AccountRepository } from "../src/AccountRepository.js"
+import { Ids } from "../src/Ids.js"
+import * as Migrations from "../src/Migrations.js"
+import { SecretBox } from "../src/SecretBox.js"
+import * as Storage from "../src/Storage.js"
+import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
+import { embedded, postgres, stores, temporaryDirectory } from "./stores.js"
+
+const sqlStores = [
+  { name: "postgres", layer: postgres, skip: stores[1].skip },
+  { name: "embedded", layer: embedded, skip: false }
+]
+
+for (const store of sqlStores) {
+  if (store.skip) {
+    describe.skip(`sql store: ${store.name} (PostgreSQL unreachable)`, () => {})
+    continue
+  }
+  layer(store.layer, { excludeTestServices: true, timeout: 60_000 })(
+    `sql store: ${store.name}`,
+    (it) => {
+      it.effect("migrations are recorded and re-running applies nothing", () =>
+        Effect.gen(function* () {
+          const sql = yield* PgClient.PgClient
+          const applied = yield* sql<{ migration_id: number; name: string }>`
+          SELECT migration_id, name FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
+          expect(applied.map((m) => [m.migration_id, m.name])).toEqual([[1, "init"]])
+          expect(yield* Migrations.migrate).toEqual([])
+        })
+      )
+
+      it.effect("secrets and keys are never stored in plain text; int8 reads as a number", () =>
+        Effect.gen(function* () {
+          const sql = yield* PgClient.PgClient
+          const accounts = yield* AccountRepository
+          const endpoints = yield* WebhookEndpointRepository
+          yield* accounts.createAccount({ id: "acct_sql", name: "sql", created: 1 })
+          const secret = "whsec_dev_0123456789abcdefghijklmnop"
+          yield* endpoints.create({
+            id: "we_sql",
+            accountId: "acct_sql",
+            livemode: false,
+            url: "http://localhost/hook",
+            enabledEvents: ["*"],
+            status: "enabled",
+            description: null,
+            created: 1,
+            secret
+          })
+          const key = "sk_dev_service_0123456789abcdefghijklmnop"
+          yield* accounts.createKey({
+            id: "key_sql",
+            accountId: "acct_sql",
+            livemode: false,
+            kind: "secret",
+            secret: key,
+            created: 1
+          })
+          const dump = JSON.stringify([
+            yield* sql`SELECT * FROM webhook_endpoints`,
+            yield* sql`SELECT * FROM api_keys`
+          ])
+          expect(dump).not.toContain(secret)
+          expect(dump).not.toContain(key)
+          const [row] = yield* sql<{
+            secret_ciphertext: string
+          }>`SELECT secret_ciphertext FROM webhook_endpoints`
+          expect(row!.secret_ciphertext).toMatch(/^v1\./)
+          expect(
+            yield* endpoints.secret({ accountId: "acct_sql", livemode: false }, "we_sql")
+          ).toBe(secret)
+          const [n] = yield* sql<{ big: unknown; count: unknown }>`
+          SELECT 9007199254740991::int8 AS big, count(*) AS count FROM api_keys`
+          expect(n).toEqual({ big: 9007199254740991, count: 1 })
+        })
+      )
+
+      it.effect(
+        "every list is an index range scan on (account_id, livemode, created DESC, id DESC)",
+        () =>
+          Effect.flatMap(PgClient.PgClient, (sql) =>
+            sql.withTransaction(
+              Effect.gen(function* () {
+                // One connection for the whole check, and the setting dies with the transaction.
+                yield* sql`SET LOCAL enable_seqscan = off`
+                const plan = (query: string) =>
+                  Effect.map(sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${query}`), (rows) =>
+                    rows.map((r) => r["QUERY PLAN"]).join("\n")
+                  )
+                const page = yield* plan(
+                  `SELECT * FROM charges WHERE account_id = 'a' AND livemode = false AND (created, id) < ((SELECT created FROM charges WHERE account_id = 'a' AND livemode = false AND id = 'ch_x'), 'ch_x')
+           ORDER BY created DESC, id DESC LIMIT 11`
+                )
+                expect(page).toContain("charges_list")
+                // The cursor is an index condition (a range scan), not a filter over rows.
+                expect(page).toMatch(/Index Cond: .*ROW\(created, id\) < ROW\(/)
+                expect(page).not.toMatch(/Sort/)
+                const byCustomer = yield* plan(
+                  `SELECT * FROM charges WHERE account_id = 'a' AND livemode = false AND customer = 'c'
+           ORDER BY created DESC, id DESC LIMIT 11`
+                )
+                expect(byCustomer).toContain("charges_by_customer")
+                expect(byCustomer).not.toMatch(/Sort/)
+              })
+            )
+          )
+      )
+    }
+  )
+}
+
+describe("embedded store", () => {
+  layer(Layer.merge(Ids.layer, SecretBox.layerRandom), {
+    excludeTestServices: true,
+    timeout: 60_000
+  })("data directory", (it) => {
+    it.scoped("layerFromEnv without DATABASE_URL: embedded in LEVY_DATA_DIR, key beside it", () =>
+      Effect.gen(function* () {
+        const root = yield* temporaryDirectory
+        const env = ConfigProvider.fromMap(new Map([["LEVY_DATA_DIR", join(root, "data")]]))
+        const account = yield* Effect.scoped(
+          Effect.flatMap(Layer.build(Storage.layerFromEnv), (ctx) =>
+            Effect.provide(
+              Effect.flatMap(AccountRepository, (accounts) =>
+                accounts.createAccount({ id: "acct_env", name: "env", created: 1 })
+              ),
+              ctx
+            )
+          )
+        ).pipe(Effect.withConfigProvider(env))
+        expect(account.id).toBe("acct_env")
+        expect(existsSync(join(root, "secret.key"))).toBe(true)
+        expect(existsSync(join(root, "data", "secret.key"))).toBe(false)
+        expect(statSync(join(root, "secret.key")).mode & 0o777).toBe(0o600)
+        // Already migrated by the layer: `levy migrate` applies nothing.
+        expect(yield* Storage.migrateFromEnv.pipe(Effect.withConfigProvider(env))).toEqual([])
+      })
+    )
+
+    it.scoped("persists across restarts", () =>
+      Effect.gen(function* () {
+        const dir = join(yield* temporaryDirectory, "data")
+        const open = Layer.build(Storage.layerEmbedded({ dataDir: dir }))
+        yield* Effect.scoped(
+          Effect.flatMap(open, (ctx) =>
+            Effect.flatMap(Effect.provide(AccountRepository, ctx), (accounts) =>
+              accounts.createAccount({ id: "acct_persisted", name: "kept", created: 7 })
+            )
+          )
+        )
+        const again = yield* Effect.scoped(
+          Effect.flatMap(open, (ctx) =>
+            Effect.flatMap(Effect.provide(AccountRepository, ctx), (accounts) =>
+              accounts.getAccount("acct_persisted")
+            )
+          )
+        )
+        expect(again).toEqual({ id: "acct_persisted", name: "kept", created: 7 })
+      })
+    )
+  })
+})
