@@ -2,8 +2,10 @@
  * What every benchmark shares: timing a loop for a while, keeping the median of rounds,
  * and writing a flat JSON object of named numbers under bench-results/ plus a table.
  */
+import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 
 /** Operations per second of `run(n)` (which performs n operations), median of `rounds` timed rounds. */
 export const opsPerSec = (
@@ -53,3 +55,35 @@ export const report = (name: string, figures: Readonly<Record<string, number>>):
 
 const round = (v: number): number =>
   Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1000) / 1000
+
+const CHILD = "LEVY_BENCH_CHILD"
+
+/**
+ * Runs `measure` in `runs` fresh processes of the same file and returns each figure's median
+ * (in the parent), or prints the figures as JSON and returns undefined (in a child).
+ */
+export const inChildProcesses = async <K extends string>(
+  fileUrl: string,
+  runs: number,
+  measure: () => Record<K, number> | Promise<Record<K, number>>
+): Promise<Record<K, number> | undefined> => {
+  if (process.env[CHILD] !== undefined) {
+    console.log(JSON.stringify(await measure()))
+    return undefined
+  }
+  const results: Array<Record<K, number>> = []
+  for (let i = 0; i < runs; i++) {
+    const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(fileUrl)], {
+      env: { ...process.env, [CHILD]: "1" },
+      encoding: "utf8"
+    })
+    const figures = JSON.parse(out.trim().split("\n").pop() ?? "{}") as Record<K, number>
+    console.log(`  process ${i + 1}: ${JSON.stringify(figures)}`)
+    results.push(figures)
+  }
+  const keys = Object.keys(results[0] ?? {}) as Array<K>
+  return Object.fromEntries(keys.map((k) => [k, median(results.map((r) => r[k]))])) as Record<
+    K,
+    number
+  >
+}

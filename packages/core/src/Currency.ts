@@ -93,8 +93,18 @@ const TABLE: ReadonlyMap<string, Currency> = new Map(CODES.map((code) => [code, 
 export const all: ReadonlyArray<Currency> = [...TABLE.values()]
 
 /** The currency for a code in either case ("USD", "usd"), or undefined. */
-export const lookup = (code: string): Currency | undefined =>
-  TABLE.get(code) ?? (code.length === 3 ? TABLE.get(code.toLowerCase()) : undefined)
+export const lookup = (code: string): Currency | undefined => {
+  // Most callers quote in one currency: the last answer saves a hash lookup per call.
+  if (code === last.code) return last.currency
+  const found = TABLE.get(code) ?? (code.length === 3 ? TABLE.get(code.toLowerCase()) : undefined)
+  if (found !== undefined) last = { code, currency: found }
+  return found
+}
+
+let last: { readonly code: string; readonly currency: Currency | undefined } = {
+  code: "",
+  currency: undefined
+}
 
 /** An amount in minor units as major-unit text: 1050 usd → "10.50". */
 export const formatMajor = (currency: Currency, minor: number): string => {

@@ -4,7 +4,7 @@
  * (decisions §3).
  */
 import { Either } from "effect"
-import type * as Currency from "./Currency.js"
+import * as Currency from "./Currency.js"
 import * as Compliance from "./compliance/Compliance.js"
 import type { Ruleset } from "./compliance/Ruleset.js"
 import * as Fee from "./Fee.js"
@@ -34,7 +34,7 @@ export const estimate = (
   if (isFeeError(unit)) return Either.left(unit)
   const q = Fee.quoteIn(schedule, request.amount, unit, request.currency as string)
   if (isFeeError(q)) return Either.left(q)
-  const verdict = Compliance.checkOrFail(ruleset, request, feeUnderCheck(schedule, q, unit))
+  const verdict = Compliance.checkOrFail(ruleset, request, quotedFee(schedule, q, unit))
   return isFeeError(verdict) ? Either.left(verdict) : Either.right(withVerdict(q, verdict))
 }
 
@@ -58,6 +58,33 @@ export const chargeQuote = (
   const { fee, verdict, original } = adjusted.right
   return Either.right({ ...withVerdict(Fee.withFee(q, fee), verdict), configured: original })
 }
+
+/**
+ * The quote's fee as compliance checks it, written into one reused record: the check reads it
+ * and keeps nothing of it, so an estimate need not allocate it.
+ */
+const quotedFee = (schedule: FeeSchedule, q: Fee.FeeQuote, unit: Currency.Currency): QuotedFee => {
+  scratch.amount = q.baseAmount
+  scratch.currency = q.currency
+  scratch.unit = unit
+  scratch.percentage = schedule.percentage
+  scratch.flatFee = schedule.flatFee
+  scratch.fee = q.convenienceFee
+  scratch.flatPart = Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
+  return scratch
+}
+
+const scratch: Mutable<QuotedFee> & { unit: Currency.Currency } = {
+  amount: 0,
+  currency: "",
+  unit: Currency.lookup("usd")!,
+  percentage: 0,
+  flatFee: { units: 0, scale: 0 },
+  fee: 0,
+  flatPart: 0
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** A quoted fee: every amount known. */
 interface QuotedFee extends Compliance.FeeUnderCheck {

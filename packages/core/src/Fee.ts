@@ -81,19 +81,24 @@ export const quoteIn = (
   }
 }
 
-const structures = new WeakMap<FeeSchedule, FeeQuote["feeStructure"]>()
-
-/** The schedule's rate in reference units, made once per schedule. */
-const feeStructureOf = (schedule: FeeSchedule): FeeQuote["feeStructure"] => {
-  let structure = structures.get(schedule)
-  if (structure === undefined) {
-    structure = {
-      percentage: Rate.percentageToNumber(schedule.percentage),
-      flatFee: Decimal.toNumber(schedule.flatFee)
+/** The schedule's rate in reference units (display numbers; see Rate.percentageToNumber). */
+export const feeStructureOf = (schedule: FeeSchedule): FeeQuote["feeStructure"] => {
+  // Quotes under one schedule share one (immutable) structure; a pointer check, no hashing.
+  if (schedule !== lastStructure.schedule) {
+    lastStructure = {
+      schedule,
+      structure: {
+        percentage: Rate.percentageToNumber(schedule.percentage),
+        flatFee: Decimal.toNumber(schedule.flatFee)
+      }
     }
-    structures.set(schedule, structure)
   }
-  return structure
+  return lastStructure.structure
+}
+
+let lastStructure = {
+  schedule: undefined as FeeSchedule | undefined,
+  structure: { percentage: 0, flatFee: 0 } as FeeQuote["feeStructure"]
 }
 
 /** The same quote with its fee replaced by `fee` (lowered by compliance), the change in `adjustment`. */

@@ -33,6 +33,15 @@ export const mulDiv = (a: number, b: number, d: number, mode: RoundingMode): num
   return quotient + roundUpBy(remainder, d, quotient % 2 === 1, mode)
 }
 
+/** `floor(a × b / d)`, exactly: `mulDiv` in mode "down" without the mode dispatch (caps are floored on every check). */
+export const mulDivDown = (a: number, b: number, d: number): number => {
+  const product = a * b
+  if (product > Number.MAX_SAFE_INTEGER) return mulDivBig(a, b, d, "down")
+  const quotient = Math.floor(product / d)
+  const remainder = product - quotient * d
+  return remainder < 0 ? quotient - 1 : remainder >= d ? quotient + 1 : quotient
+}
+
 /** Whether a quotient with this remainder goes up by one under `mode`. */
 const roundUpBy = (
   remainder: number,

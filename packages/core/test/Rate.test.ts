@@ -282,6 +282,21 @@ describe("Rounding.mulDiv", () => {
     )
   })
 
+  it("mulDivDown equals the reference in mode down, products above 2^53 included", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 2 ** 40 })),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.constantFrom(1_000_000, 10_000_000, 100_000_000, 3, 7),
+        (a, b, d) => {
+          expect(Rounding.mulDivDown(a, b, d)).toBe(
+            Number(reference(BigInt(a), BigInt(b), BigInt(d), "down"))
+          )
+        }
+      )
+    )
+  })
+
   it("equals the bigint reference for any safe integers, products above 2^53 included", () => {
     const safe = fc.oneof(
       fc.integer({ min: 0, max: 1000 }),

@@ -496,7 +496,7 @@ const feeCap = (
   const byRate =
     capPpm === Number.POSITIVE_INFINITY
       ? null
-      : Rounding.mulDiv(m.amount, capPpm, Rate.PPM * inc, "down") * inc
+      : Rounding.mulDivDown(m.amount, capPpm, Rate.PPM * inc) * inc
   const byFlat = p.flatOnlyBy ? flatCap : null
   if (byRate === null) return byFlat
   return byFlat === null ? byRate : Math.min(byRate, byFlat)
@@ -527,13 +527,9 @@ const overCap = (
   const over =
     m.amount === undefined ? input.percentage > cap.value : m.fee * Rate.PPM > m.amount * cap.value
   if (!over) return undefined
-  return {
-    code: cap.code,
-    reason:
-      cap.code === "over_cost_of_acceptance"
-        ? overCapReason(cap)
-        : memo(p, cap.code, () => overCapReason(cap))
-  }
+  if (cap.code === "over_cost_of_acceptance") return { code: cap.code, reason: overCapReason(cap) }
+  p.capFailure ??= { code: cap.code, reason: overCapReason(cap) }
+  return p.capFailure as Failure
 }
 
 const overCapReason = (cap: Cap): string => {

@@ -54,6 +54,8 @@ export interface Policy {
   readonly disclosureText: string | null
   /** Reason texts built for this policy, by key (see Compliance). */
   readonly texts: Map<string, string>
+  /** The failure for exceeding `cap`, built once when first needed (see Compliance). */
+  capFailure: { readonly code: string; readonly reason: string } | undefined
 }
 
 /** The situation a policy is for. */
@@ -201,7 +203,8 @@ class Merger {
       costOfAcceptanceBy: this.costOfAcceptanceBy,
       disclosureBy: this.disclosureBy,
       disclosureText: this.disclosureText,
-      texts: new Map()
+      texts: new Map(),
+      capFailure: undefined
     }
   }
 }
