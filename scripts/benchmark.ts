@@ -10,12 +10,13 @@ import { fileURLToPath } from "node:url"
 /** Operations per second of `run(n)` (which performs n operations), median of `rounds` timed rounds. */
 export const opsPerSec = (
   run: (n: number) => void,
-  options: { rounds?: number; ms?: number } = {}
+  options: { rounds?: number; ms?: number; warmupMs?: number } = {}
 ): number => {
   const rounds = options.rounds ?? 7
   const ms = options.ms ?? 400
+  const warmupMs = options.warmupMs ?? 1_500
   let batch = 1_000
-  // Warm up and size the batch so one round lasts about `ms`.
+  // Size the batch so one round lasts about `ms`.
   for (;;) {
     const started = performance.now()
     run(batch)
@@ -26,6 +27,9 @@ export const opsPerSec = (
     }
     batch *= 4
   }
+  // Warm up long enough for the optimising compiler to settle before anything is timed.
+  const warmupEnds = performance.now() + warmupMs
+  while (performance.now() < warmupEnds) run(batch)
   const rates: Array<number> = []
   for (let i = 0; i < rounds; i++) {
     const started = performance.now()

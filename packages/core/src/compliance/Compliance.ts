@@ -370,6 +370,7 @@ const blockedBy = (
   input: ComplianceContext,
   fee: FeeUnderCheck
 ): Failure | undefined => {
+  if (p.open) return cardTypeOrDisclosure(p, input)
   if (p.prohibitedBy)
     return {
       code: "fees_prohibited",
@@ -438,18 +439,27 @@ const blockedBy = (
       )
     }
   }
-  if (p.disclosureBy && input.disclosed === false) {
-    return {
-      code: "disclosure_required",
-      reason: memo(
-        p,
-        "disclosure",
-        () => `${label(p.place)} requires the fee to be disclosed to the payer before payment.`
-      )
-    }
-  }
-  return undefined
+  return disclosureFailure(p, input)
 }
+
+/** The card-type and disclosure checks: all that can block a fee where no rule forbids one. */
+const cardTypeOrDisclosure = (p: Policy.Policy, input: ComplianceContext): Failure | undefined => {
+  const wanted = input.cardType === undefined ? Policy.ALL_CARDS : Policy.CARD_BIT[input.cardType]
+  if ((p.cardTypes.value & wanted) !== wanted) return cardTypeFailure(p, input.cardType)
+  return disclosureFailure(p, input)
+}
+
+const disclosureFailure = (p: Policy.Policy, input: ComplianceContext): Failure | undefined =>
+  p.disclosureBy && input.disclosed === false
+    ? {
+        code: "disclosure_required",
+        reason: memo(
+          p,
+          "disclosure",
+          () => `${label(p.place)} requires the fee to be disclosed to the payer before payment.`
+        )
+      }
+    : undefined
 
 const nonFlat = (input: FeeUnderCheck): boolean =>
   input.fee !== undefined ? input.fee > (input.flatPart ?? 0) : input.percentage > 0

@@ -54,6 +54,8 @@ export interface Policy {
   readonly disclosureText: string | null
   /** Reason texts built for this policy, by key (see Compliance). */
   readonly texts: Map<string, string>
+  /** No rule blocks a fee outright here: only card type, disclosure and caps remain to check. */
+  readonly open: boolean
   /** The failure for exceeding `cap`, built once when first needed (see Compliance). */
   capFailure: { readonly code: string; readonly reason: string } | undefined
 }
@@ -204,7 +206,15 @@ class Merger {
       disclosureBy: this.disclosureBy,
       disclosureText: this.disclosureText,
       texts: new Map(),
-      capFailure: undefined
+      capFailure: undefined,
+      open:
+        this.prohibitedBy === undefined &&
+        this.cardholderBy === undefined &&
+        this.channelBy === undefined &&
+        this.recurringBy === undefined &&
+        this.flatOnlyBy === undefined &&
+        this.missing === undefined &&
+        this.uncertainBy === undefined
     }
   }
 }
