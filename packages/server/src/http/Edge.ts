@@ -1,0 +1,270 @@
+/**
+ * The global edge of the HTTP API (decisions §9, §10), one `HttpApiBuilder.middleware`
+ * around the router, so it sees every request, matched or not:
+ *
+ * - a `request-id` header on every response, and the rate-limit headers;
+ * - the rate limit per API key (per client address without a valid key): 429 + Retry-After;
+ * - `Levy-Version`: absent → 2025-01, known → echoed, unknown → 400;
+ * - bodies: over the limit → 413 (by Content-Length, or while reading), not JSON → 400;
+ * - every failure as `{error: {type, code, message, param?}}`: the API's own errors,
+ *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
+ *   unknown routes (404) and wrong methods (405, with `Allow`), anything else 500 without
+ *   detail (the cause is logged).
+ */
+import { randomBytes } from "node:crypto"
+import * as RateLimiter from "@effect/experimental/RateLimiter"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { ApiError, Headers } from "@levy/api"
+import { Cause, Duration, Effect, Option } from "effect"
+import { EdgeKey } from "../AuthorizationLive.js"
+import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
+import { ServerApi } from "../ServerApi.js"
+import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
+import { allowedMethods, type Route, routesOf } from "./Routes.js"
+
+/** A fresh request id: `req_` + 24 hex digits. */
+export const newRequestId = (): string => `req_${randomBytes(12).toString("hex")}`
+
+const LEVY_ERRORS = [
+  ApiError.InvalidRequestError,
+  ApiError.AuthenticationError,
+  ApiError.CardError,
+  ApiError.PermissionError,
+  ApiError.NotFoundError,
+  ApiError.MethodNotAllowedError,
+  ApiError.IdempotencyError,
+  ApiError.PayloadTooLargeError,
+  ApiError.RateLimitError,
+  ApiError.ApiError,
+  ApiError.ServiceUnavailableError
+] as const
+
+const isLevyError = (u: unknown): u is ApiError.LevyError => LEVY_ERRORS.some((c) => u instanceof c)
+
+const tagOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
+    ? u._tag
+    : undefined
+
+const pathnameOf = (request: HttpServerRequest.HttpServerRequest): string =>
+  new URL(request.url, "http://levy.invalid").pathname
+
+const tooLarge = (max: number) =>
+  new ApiError.PayloadTooLargeError({
+    message: `Request bodies may be at most ${max} bytes.`
+  })
+
+/** Any failure or defect as one of the API's errors (+ an Allow header for a 405). */
+export const toLevyError = (
+  error: unknown,
+  request: HttpServerRequest.HttpServerRequest,
+  routes: ReadonlyArray<Route>,
+  options: EdgeOptions
+): { readonly error: ApiError.LevyError; readonly allow?: string } => {
+  if (isLevyError(error)) return { error }
+  switch (tagOf(error)) {
+    case "HttpApiDecodeError":
+      return {
+        error: ApiError.fromIssues((error as { issues: ReadonlyArray<ApiError.Issue> }).issues)
+      }
+    case "RouteNotFound": {
+      const pathname = pathnameOf(request)
+      const allowed = allowedMethods(routes, pathname)
+      return allowed.length === 0
+        ? {
+            error: new ApiError.NotFoundError({
+              code: "route_not_found",
+              message: `Unrecognized request URL (${request.method}: ${pathname}).`
+            })
+          }
+        : {
+            error: new ApiError.MethodNotAllowedError({
+              message: `${pathname} does not accept ${request.method}; allowed: ${allowed.join(", ")}.`
+            }),
+            allow: allowed.join(", ")
+          }
+    }
+    case "RequestError": {
+      const cause = (error as { cause?: unknown }).cause
+      if (cause instanceof Error && cause.message === "maxBytes exceeded") {
+        return { error: tooLarge(options.maxBodyBytes) }
+      }
+      return {
+        error: new ApiError.InvalidRequestError({
+          code: "body_invalid",
+          message: "The request body could not be read as JSON."
+        })
+      }
+    }
+    default:
+      return {
+        error: new ApiError.ApiError({ message: "An internal error occurred; please retry." })
+      }
+  }
+}
+
+const bearerOf = (authorization: string | undefined): string | undefined => {
+  if (authorization === undefined) return undefined
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
+  return match?.[1]
+}
+
+const isJson = (contentType: string | undefined): boolean => {
+  const media = contentType?.split(";")[0]?.trim().toLowerCase()
+  return media === "application/json" || (media?.endsWith("+json") ?? false)
+}
+
+/** The edge as a global HttpApi middleware layer; needs a `KeyResolver` and a `RateLimiter`. */
+export const EdgeLive = HttpApiBuilder.middleware(
+  Effect.gen(function* () {
+    const resolver = yield* KeyResolver
+    const limiter = yield* RateLimiter.RateLimiter
+    const routes = routesOf(ServerApi)
+    const options = yield* EdgeConfig
+
+    /** Counts the request against its bucket and fills the rate-limit headers. */
+    const rateLimit = (
+      key: Option.Option<ResolvedKey>,
+      request: HttpServerRequest.HttpServerRequest,
+      headers: Record<string, string>
+    ) => {
+      const { rateLimits } = options
+      const [bucket, limit] = Option.match(key, {
+        onNone: () =>
+          [
+            `addr:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
+            rateLimits.anonymous
+          ] as const,
+        onSome: (k) => [`key:${k.accountId}:${k.keyId}`, rateLimits[k.mode]] as const
+      })
+      const resetAt = (after: Duration.Duration) =>
+        String(Math.ceil((Date.now() + Duration.toMillis(after)) / 1000))
+      headers["x-ratelimit-limit"] = String(limit)
+      return limiter
+        .consume({
+          key: bucket,
+          limit,
+          window: rateLimits.window,
+          algorithm: "fixed-window",
+          onExceeded: "fail"
+        })
+        .pipe(
+          Effect.tap((result) =>
+            Effect.sync(() => {
+              headers["x-ratelimit-remaining"] = String(Math.max(0, result.remaining))
+              headers["x-ratelimit-reset"] = resetAt(result.resetAfter)
+            })
+          ),
+          Effect.catchAll(
+            (
+              e
+            ): Effect.Effect<never, ApiError.RateLimitError | ApiError.ServiceUnavailableError> => {
+              if (e.reason === "Exceeded") {
+                headers["x-ratelimit-remaining"] = "0"
+                headers["x-ratelimit-reset"] = resetAt(e.retryAfter)
+                headers["retry-after"] = String(
+                  Math.max(1, Math.ceil(Duration.toMillis(e.retryAfter) / 1000))
+                )
+                return Effect.fail(
+                  new ApiError.RateLimitError({
+                    message:
+                      "Too many requests with this API key; retry after the Retry-After seconds."
+                  })
+                )
+              }
+              return Effect.logWarning("rate limit store unavailable", e.message).pipe(
+                Effect.zipRight(
+                  Effect.fail(
+                    new ApiError.ServiceUnavailableError({
+                      message: "The service is temporarily unavailable; please retry."
+                    })
+                  )
+                )
+              )
+            }
+          )
+        )
+    }
+
+    return (app) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const headers: Record<string, string> = { "request-id": newRequestId() }
+        yield* HttpApp.appendPreResponseHandler((_request, response) =>
+          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+        )
+
+        const handled = Effect.gen(function* () {
+          const secret = bearerOf(request.headers.authorization)
+          const key =
+            secret === undefined ? Option.none<ResolvedKey>() : yield* resolver.resolve(secret)
+          yield* rateLimit(key, request, headers)
+
+          const version = request.headers["levy-version"]
+          if (version !== undefined && version !== Headers.API_VERSION) {
+            return yield* new ApiError.InvalidRequestError({
+              param: "Levy-Version",
+              message: `Unknown Levy-Version '${version}'; supported: ${Headers.API_VERSION}.`
+            })
+          }
+          headers["levy-version"] = Headers.API_VERSION
+
+          const known = allowedMethods(routes, pathnameOf(request)).includes(request.method)
+          const length = request.headers["content-length"]
+          const hasBody =
+            (length !== undefined && length !== "0") ||
+            request.headers["transfer-encoding"] !== undefined
+          if (known && hasBody) {
+            if (length !== undefined && Number(length) > options.maxBodyBytes) {
+              return yield* tooLarge(options.maxBodyBytes)
+            }
+            if (!isJson(request.headers["content-type"])) {
+              return yield* new ApiError.InvalidRequestError({
+                code: "content_type_invalid",
+                param: "Content-Type",
+                message: "Request bodies must be JSON: send Content-Type: application/json."
+              })
+            }
+          }
+
+          const withKey = Option.match(key, {
+            onNone: () => Option.none(),
+            onSome: (k) => Option.some({ secret: secret ?? "", key: k })
+          })
+          return yield* app.pipe(
+            Effect.locally(EdgeKey, withKey),
+            Effect.provideService(
+              HttpIncomingMessage.MaxBodySize,
+              Option.some(FileSystem.Size(options.maxBodyBytes))
+            )
+          )
+        })
+
+        return yield* handled.pipe(
+          Effect.catchAllCause((cause): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+            if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+            const squashed = Cause.squash(cause)
+            const { error, allow } = toLevyError(squashed, request, routes, options)
+            const { status, body } = ApiError.toResponse(error)
+            const logged =
+              isLevyError(squashed) || status < 500
+                ? Effect.void
+                : Effect.logError("request failed", cause)
+            const response = HttpServerResponse.unsafeJson(body, { status })
+            return logged.pipe(
+              Effect.as(
+                allow === undefined
+                  ? response
+                  : HttpServerResponse.setHeader(response, "allow", allow)
+              )
+            )
+          })
+        )
+      })
+  })
+)

@@ -1,0 +1,24 @@
+/** Limits of the edge (decisions §9), a reference with the production defaults so tests can inject small ones. */
+import { Context, Duration } from "effect"
+
+export interface EdgeOptions {
+  /** Requests per window per API key: dev (test mode) and prod (live mode) keys. */
+  readonly rateLimits: {
+    readonly test: number
+    readonly live: number
+    /** Requests without a valid key are limited per client address at this many per window. */
+    readonly anonymous: number
+    readonly window: Duration.Duration
+  }
+  /** The largest request body accepted, bytes; larger is a 413. */
+  readonly maxBodyBytes: number
+}
+
+export const defaults: EdgeOptions = {
+  rateLimits: { test: 100, live: 1000, anonymous: 100, window: Duration.minutes(1) },
+  maxBodyBytes: 1024 * 1024
+}
+
+export class EdgeConfig extends Context.Reference<EdgeConfig>()("@levy/server/EdgeConfig", {
+  defaultValue: (): EdgeOptions => defaults
+}) {}

@@ -1,0 +1,28 @@
+/** The served API's routes as patterns, to tell a wrong method (405) from an unknown path (404). */
+import * as HttpApi from "@effect/platform/HttpApi"
+
+export interface Route {
+  readonly method: string
+  readonly pattern: RegExp
+}
+
+/** Every endpoint of `api` as method + path pattern (`:param` = one segment). */
+export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Route> => {
+  const routes: Array<Route> = []
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      const source = endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")
+      routes.push({ method: endpoint.method, pattern: new RegExp(`^${source}/?$`) })
+    }
+  })
+  return routes
+}
+
+/** The methods `pathname` accepts; empty for an unknown path. */
+export const allowedMethods = (
+  routes: ReadonlyArray<Route>,
+  pathname: string
+): ReadonlyArray<string> => [
+  ...new Set(routes.filter((r) => r.pattern.test(pathname)).map((r) => r.method))
+]

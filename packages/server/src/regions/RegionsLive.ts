@@ -1,0 +1,82 @@
+/**
+ * Handlers of the regions group over the engine's `ComplianceRules`: the list (cursor =
+ * region code), one region, and the compliance check. No storage involved.
+ */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { ApiError, ComplianceCheckResult, List, Region } from "@levy/api"
+import { ComplianceRules, Rate } from "@levy/core"
+import { Effect, Either } from "effect"
+import { ServerApi } from "../ServerApi.js"
+
+const URL_PATH = "/v1/regions"
+
+/** One page of `items` (sorted by code) after/before the cursors. */
+const page = <A extends { readonly regionCode: string }>(
+  items: ReadonlyArray<A>,
+  params: {
+    readonly limit: number
+    readonly starting_after?: string | undefined
+    readonly ending_before?: string | undefined
+  }
+): { readonly data: ReadonlyArray<A>; readonly hasMore: boolean } => {
+  if (params.ending_before !== undefined) {
+    const cursor = params.ending_before.toUpperCase()
+    const before = items.filter((r) => r.regionCode < cursor)
+    return {
+      data: before.slice(Math.max(0, before.length - params.limit)),
+      hasMore: before.length > params.limit
+    }
+  }
+  const cursor = params.starting_after?.toUpperCase()
+  const after = cursor === undefined ? items : items.filter((r) => r.regionCode > cursor)
+  return { data: after.slice(0, params.limit), hasMore: after.length > params.limit }
+}
+
+export const RegionsLive = HttpApiBuilder.group(ServerApi, "regions", (handlers) =>
+  Effect.gen(function* () {
+    const rules = yield* ComplianceRules
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.sync(() => {
+          const country = urlParams.country?.toUpperCase()
+          const all = rules
+            .regions(urlParams.date)
+            .filter((r) => country === undefined || r.country === country)
+            .map(Region.fromEngine)
+            .sort((a, b) =>
+              a.regionCode < b.regionCode ? -1 : a.regionCode > b.regionCode ? 1 : 0
+            )
+          const { data, hasMore } = page(all, urlParams)
+          return List.make(data, hasMore, URL_PATH)
+        })
+      )
+      .handle("retrieve", ({ path, urlParams }) => {
+        const info = rules.region(path.code, urlParams.date)
+        return info === undefined
+          ? Effect.fail(
+              new ApiError.NotFoundError({
+                message: `No such region: '${path.code}'`,
+                param: "code"
+              })
+            )
+          : Effect.succeed(Region.fromEngine(info))
+      })
+      .handle("checkCompliance", ({ payload }) =>
+        Effect.gen(function* () {
+          const { percentage, flatFee, costOfAcceptance, ...context } = payload
+          const input = yield* Either.all({
+            percentage: Rate.parsePercentage(percentage),
+            flatFee: Rate.parseFlatFee(flatFee),
+            costOfAcceptance:
+              costOfAcceptance === undefined
+                ? Either.right(undefined)
+                : Rate.parsePercentage(costOfAcceptance, "costOfAcceptance")
+          }).pipe(Either.mapLeft(ApiError.fromFeeError))
+          const verdict = yield* rules
+            .check({ ...context, ...input })
+            .pipe(Either.mapLeft(ApiError.fromFeeError))
+          return ComplianceCheckResult.fromEngine(payload.region, verdict)
+        })
+      )
+  })
+)

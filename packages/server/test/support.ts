@@ -1,0 +1,95 @@
+/** Starts the real server on an ephemeral port for a test file and talks to it with fetch. */
+import type * as RateLimiter from "@effect/experimental/RateLimiter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import { ComplianceRules } from "@levy/core"
+import { Duration, Layer, ManagedRuntime } from "effect"
+import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.js"
+import * as RateLimitStore from "../src/http/RateLimitStore.js"
+import * as KeyResolver from "../src/KeyResolver.js"
+import * as Server from "../src/Server.js"
+
+export const SECRET = "sk_dev_service_secret0001"
+export const LIVE_SECRET = "sk_prod_service_secret0002"
+export const PUBLISHABLE = "pk_dev_service_public0003"
+
+export const KEYS: ReadonlyArray<KeyResolver.StaticKey> = [
+  { secret: SECRET, accountId: "acct_1", keyId: "key_sk_dev" },
+  { secret: LIVE_SECRET, accountId: "acct_1", keyId: "key_sk_prod" },
+  { secret: PUBLISHABLE, accountId: "acct_1", keyId: "key_pk_dev" }
+]
+
+export interface Running {
+  readonly url: string
+  readonly close: () => Promise<void>
+}
+
+export const start = async (
+  options: {
+    readonly edge?: Partial<EdgeOptions["rateLimits"]>
+    readonly maxBodyBytes?: number
+    readonly limiter?: Layer.Layer<RateLimiter.RateLimiter>
+  } = {}
+): Promise<Running> => {
+  const edge: EdgeOptions = {
+    rateLimits: { ...defaults.rateLimits, ...options.edge },
+    maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes
+  }
+  const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provide([
+      KeyResolver.layerMemory(KEYS),
+      options.limiter ?? RateLimitStore.layerMemory,
+      ComplianceRules.Live,
+      Layer.succeed(EdgeConfig, edge)
+    ])
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const server = await runtime.runPromise(HttpServer.HttpServer)
+  const address = server.address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return { url: `http://127.0.0.1:${address.port}`, close: () => runtime.dispose() }
+}
+
+/** A small window that will not roll over during a test. */
+export const WINDOW = Duration.minutes(10)
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: unknown
+  readonly text: string
+}
+
+export const call = async (
+  base: string,
+  method: string,
+  path: string,
+  init: {
+    readonly body?: unknown
+    readonly raw?: string
+    readonly key?: string | null
+    readonly headers?: Record<string, string>
+  } = {}
+): Promise<Reply> => {
+  const headers: Record<string, string> = { ...init.headers }
+  const key = init.key === undefined ? SECRET : init.key
+  if (key !== null) headers.authorization = `Bearer ${key}`
+  let body: string | undefined
+  if (init.raw !== undefined) body = init.raw
+  else if (init.body !== undefined) body = JSON.stringify(init.body)
+  if (body !== undefined && headers["content-type"] === undefined) {
+    headers["content-type"] = "application/json"
+  }
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body })
+  })
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text }
+}
