@@ -1,6 +1,7 @@
 /**
- * The HTTP server: the served API (regions for now) behind the edge middleware, with
- * NodeHttpServer on `port` (0 = ephemeral) and Effect's per-request tracing disabled.
+ * The HTTP server: the served API (estimates, fee configs, regions) behind the edge
+ * middleware, with NodeHttpServer on `port` (0 = ephemeral) and Effect's per-request
+ * tracing disabled.
  */
 import { createServer } from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -8,13 +9,20 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
+import { EstimatesLive } from "./estimates/EstimatesLive.js"
+import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import { EdgeLive } from "./http/Edge.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { ServerApi } from "./ServerApi.js"
 
-/** The API with its handlers and middlewares; needs keys, a rate limiter and the rules. */
+/**
+ * The API with its handlers and middlewares. Needs: `KeyResolver`, a `RateLimiter`,
+ * `ComplianceRules`, and from @levy/storage `FeeConfigRepository`, `EventRepository`,
+ * `Transactions` and `Ids` (any of `Storage.layerMemory`/`layerPostgres`/`layerEmbedded`
+ * plus `Ids.layer`).
+ */
 export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
-  Layer.provide([RegionsLive, AuthorizationLive, EdgeLive])
+  Layer.provide([EstimatesLive, FeeConfigsLive, RegionsLive, AuthorizationLive, EdgeLive])
 )
 
 /** Serves the API on `port`; exposes the HttpServer (its address) for callers and tests. */

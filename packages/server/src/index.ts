@@ -1,11 +1,17 @@
-/** @levy/server: the `/v1` HTTP server (first slice: the edge and the regions endpoints). */
-
+/** @levy/server: the `/v1` HTTP server (the edge; estimates, fee configs, regions) and the `levy` CLI. */
+export * as Accounts from "./Accounts.js"
 export { AuthorizationLive, EdgeKey } from "./AuthorizationLive.js"
+export * as DevAccount from "./DevAccount.js"
+export { EstimatesLive } from "./estimates/EstimatesLive.js"
+export * as FeeConfig from "./feeConfigs/Config.js"
+export { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 export * as Edge from "./http/Edge.js"
 export * as EdgeConfig from "./http/EdgeConfig.js"
 export * as RateLimitStore from "./http/RateLimitStore.js"
 export * as Routes from "./http/Routes.js"
 export * as KeyResolver from "./KeyResolver.js"
+export * as KeyResolverStorage from "./KeyResolverStorage.js"
+export * as Keys from "./Keys.js"
 export { RegionsLive } from "./regions/RegionsLive.js"
 export * as Server from "./Server.js"
 export { ServerApi } from "./ServerApi.js"

@@ -2,6 +2,7 @@
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { ComplianceRules } from "@levy/core"
+import { Ids, Storage } from "@levy/storage"
 import { Duration, Layer, ManagedRuntime } from "effect"
 import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
@@ -28,6 +29,9 @@ export const start = async (
     readonly edge?: Partial<EdgeOptions["rateLimits"]>
     readonly maxBodyBytes?: number
     readonly limiter?: Layer.Layer<RateLimiter.RateLimiter>
+    readonly keys?: ReadonlyArray<KeyResolver.StaticKey>
+    /** The store; default a fresh in-memory one. Pass one to look into it from the test. */
+    readonly storage?: Layer.Layer<Storage.Repositories | Ids>
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
@@ -36,10 +40,11 @@ export const start = async (
   }
   const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide([
-      KeyResolver.layerMemory(KEYS),
+      KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,
       ComplianceRules.Live,
-      Layer.succeed(EdgeConfig, edge)
+      Layer.succeed(EdgeConfig, edge),
+      options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
     ])
   )
   const runtime = ManagedRuntime.make(layer)

@@ -1,0 +1,106 @@
+/**
+ * Account creation (decisions §5): an account with one key of each of the four kinds, in
+ * one transaction. Keys are stored hashed; the full secrets are returned here, once.
+ */
+import { AccountRepository, Ids, Transactions } from "@levy/storage"
+import { Clock, Effect } from "effect"
+import * as Keys from "./Keys.js"
+
+/** A created account and its four secrets (the shape of `dev-account.json`). */
+export interface Created {
+  readonly accountId: string
+  readonly keys: { readonly [K in Keys.Kind]: string }
+}
+
+/** Creates an account named `name` with its four keys. */
+export const create = (name: string) =>
+  Effect.gen(function* () {
+    const accounts = yield* AccountRepository
+    const ids = yield* Ids
+    const tx = yield* Transactions
+    const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const accountId = yield* ids.make("acct")
+    const secrets = {
+      secretDev: Keys.generate("secretDev"),
+      publishableDev: Keys.generate("publishableDev"),
+      secretProd: Keys.generate("secretProd"),
+      publishableProd: Keys.generate("publishableProd")
+    }
+    yield* tx.run(
+      Effect.gen(function* () {
+        yield* accounts.createAccount({ id: accountId, name, created })
+        for (const kind of Keys.kinds) {
+          const { kind: keyKind, mode } = Keys.spec[kind]
+          yield* accounts.createKey({
+            id: yield* ids.make("key"),
+            accountId,
+            livemode: mode === "live",
+            kind: keyKind,
+            name: kind,
+            secret: secrets[kind],
+            created
+          })
+        }
+      })
+    )
+    const result: Created = { accountId, keys: secrets }
+    return result
+  }).pipe(Effect.withSpan("Accounts.create"))
+
+/** A rolled key: the new secret (shown once) and the ids of the keys it replaced. */
+export interface Rolled {
+  readonly accountId: string
+  readonly kind: Keys.Kind
+  readonly keyId: string
+  readonly secret: string
+  readonly revoked: ReadonlyArray<string>
+}
+
+/**
+ * Rolls a key: creates a new key of `kind` on the account and revokes, in the same
+ * transaction, every unrevoked key of that kind and mode it had. Fails with
+ * `RecordNotFound` for an unknown account.
+ */
+export const rollKey = (accountId: string, kind: Keys.Kind) =>
+  Effect.gen(function* () {
+    const accounts = yield* AccountRepository
+    const ids = yield* Ids
+    const tx = yield* Transactions
+    const { kind: keyKind, mode } = Keys.spec[kind]
+    const livemode = mode === "live"
+    const secret = Keys.generate(kind)
+    const keyId = yield* ids.make("key")
+    const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    const revoked = yield* tx.run(
+      Effect.gen(function* () {
+        yield* accounts.getAccount(accountId)
+        const old: Array<string> = []
+        let startingAfter: string | undefined
+        for (;;) {
+          const page = yield* accounts.listKeys(
+            { accountId, livemode },
+            { limit: 100, ...(startingAfter === undefined ? {} : { startingAfter }) }
+          )
+          for (const key of page.data) {
+            if (key.kind === keyKind && !key.revoked) old.push(key.id)
+          }
+          const last = page.data.at(-1)
+          if (!page.hasMore || last === undefined) break
+          startingAfter = last.id
+        }
+        yield* accounts.createKey({
+          id: keyId,
+          accountId,
+          livemode,
+          kind: keyKind,
+          name: kind,
+          secret,
+          created
+        })
+        for (const id of old) yield* accounts.revokeKey(accountId, id)
+        return old
+      })
+    )
+    const rolled: Rolled = { accountId, kind, keyId, secret, revoked }
+    return rolled
+  }).pipe(Effect.withSpan("Accounts.rollKey"))

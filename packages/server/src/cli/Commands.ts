@@ -1,0 +1,114 @@
+/**
+ * The `levy` commands. `serve` builds the chosen store (SQL stores migrate on start), creates
+ * the development account on an empty store, and serves `/v1` until SIGTERM/SIGINT, when the
+ * runtime interrupts it and the layers close in reverse: the HTTP server stops accepting and
+ * finishes in-flight requests, then the store closes.
+ */
+import { join } from "node:path"
+import * as HttpServer from "@effect/platform/HttpServer"
+import { ComplianceRules } from "@levy/core"
+import { Console, Effect, Layer, Option } from "effect"
+import * as Accounts from "../Accounts.js"
+import * as DevAccount from "../DevAccount.js"
+import * as RateLimitStore from "../http/RateLimitStore.js"
+import * as KeyResolverStorage from "../KeyResolverStorage.js"
+import * as Server from "../Server.js"
+import { type Command, UsageError } from "./Args.js"
+import * as Store from "./Store.js"
+
+const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
+  const storage = Store.layer(command.store)
+  const devAccount = Layer.effectDiscard(
+    DevAccount.ensure(command.store.dataDir).pipe(
+      Effect.flatMap(
+        Option.match({
+          onNone: () => Effect.void,
+          onSome: ({ created, path }) => Console.log(DevAccount.format(created, path))
+        })
+      )
+    )
+  )
+  const server = Server.layer({
+    port: command.port,
+    ...(command.host === undefined ? {} : { host: command.host })
+  }).pipe(
+    Layer.provide([KeyResolverStorage.layer(), RateLimitStore.layerFromEnv, ComplianceRules.Live]),
+    // The whole store, so handlers can use every repository; the development account
+    // exists before the server accepts its first request.
+    Layer.provide(devAccount),
+    Layer.provideMerge(storage)
+  )
+  return Effect.gen(function* () {
+    const http = yield* HttpServer.HttpServer
+    const address = http.address
+    const url =
+      address._tag === "TcpAddress"
+        ? `http://${command.host ?? "localhost"}:${address.port}`
+        : `unix:${address.path}`
+    yield* Effect.logInfo("listening").pipe(
+      Effect.annotateLogs({ url, store: command.store.store })
+    )
+    yield* Console.log(`Levy is listening on ${url}`)
+    return yield* Effect.never
+  }).pipe(
+    Effect.provide(server),
+    Effect.onInterrupt(() => Effect.logInfo("shutting down"))
+  )
+}
+
+/** Runs one parsed command. */
+export const run = (command: Command) => {
+  switch (command._tag) {
+    case "Serve":
+      return serve(command)
+    case "Migrate":
+      return Effect.gen(function* () {
+        const applied = yield* Store.migrate(command.store)
+        yield* Console.log(
+          applied.length === 0
+            ? "No pending migrations."
+            : applied.map(([id, name]) => `Applied migration ${id} ${name}`).join("\n")
+        )
+      })
+    case "AccountsCreate":
+      return Effect.gen(function* () {
+        const created = yield* Accounts.create(command.name)
+        yield* Console.log(
+          command.json ? JSON.stringify(created, null, 2) : DevAccount.format(created)
+        )
+      }).pipe(Effect.provide(Store.layer(command.store)))
+    case "KeysRoll":
+      return Effect.gen(function* () {
+        const file = join(command.store.dataDir, DevAccount.FILE)
+        const devAccount = yield* Effect.sync(() => DevAccount.read(file))
+        const accountId = command.account ?? devAccount?.accountId
+        if (accountId === undefined) {
+          return yield* Effect.fail(
+            new UsageError({ message: `--account is needed: no ${file} to take it from` })
+          )
+        }
+        const rolled = yield* Accounts.rollKey(accountId, command.kind).pipe(
+          Effect.catchTag("RecordNotFound", () =>
+            Effect.fail(new UsageError({ message: `no account ${accountId} in this store` }))
+          )
+        )
+        // Keep dev-account.json true to the store.
+        if (devAccount !== undefined && devAccount.accountId === accountId) {
+          yield* Effect.sync(() =>
+            DevAccount.write(command.store.dataDir, {
+              accountId,
+              keys: { ...devAccount.keys, [command.kind]: rolled.secret }
+            })
+          )
+        }
+        yield* Console.log(
+          command.json
+            ? JSON.stringify(rolled, null, 2)
+            : `New ${command.kind} key for ${accountId} (shown once): ${rolled.secret}\n` +
+                `Revoked: ${rolled.revoked.join(", ") || "none"}`
+        )
+      }).pipe(Effect.provide(Store.layer(command.store)))
+    case "Help":
+      return Effect.void
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The account's fee configuration as stored (a JSON object of the wire's fields, decisions
+ * §6) and what the handlers need from it: the lazily created default, the engine's
+ * `FeeSchedule`, the wire `FeeConfig`, and the storage failures as API errors.
+ */
+import { ApiError, type CurrentKey, type FeeConfig, type FeeConfigUpdate } from "@levy/api"
+import { type ComplianceRules, FeeSchedule, Rate } from "@levy/core"
+import {
+  type FeeConfigChange,
+  FeeConfigRepository,
+  type JsonObject,
+  type StorageError,
+  Tenant
+} from "@levy/storage"
+import { type Context, Effect, Either, Option } from "effect"
+
+/** The stored configuration: every field of `FeeConfigUpdate`, all present. */
+export interface StoredConfig {
+  readonly percentage: number
+  readonly flatFee: number
+  readonly minAmount: number
+  readonly maxAmount: number | null
+  readonly billingMode: FeeConfig.FeeConfig["billingMode"]
+  readonly rounding: FeeConfig.FeeConfig["rounding"]
+  readonly model: FeeConfig.FeeConfig["model"]
+  readonly minFee: number | null
+  readonly maxFee: number | null
+  readonly costOfAcceptance: number | null
+  readonly defaultRegion: string | null
+  readonly nonCompliant: FeeConfigUpdate.NonCompliant
+  readonly allowUncertain: boolean
+  readonly regionCodes: ReadonlyArray<string>
+}
+
+/** A new account's configuration: the specification's default (decisions §2). */
+export const DEFAULT: StoredConfig = {
+  percentage: 2.9,
+  flatFee: 0.3,
+  minAmount: 50,
+  maxAmount: null,
+  billingMode: "direct",
+  rounding: "half_up",
+  model: "add_on",
+  minFee: null,
+  maxFee: null,
+  costOfAcceptance: null,
+  defaultRegion: null,
+  nonCompliant: "adjust",
+  allowUncertain: false,
+  regionCodes: []
+}
+
+/** The stored object over the defaults (a field the store lacks keeps its default). */
+export const fromJson = (json: JsonObject): StoredConfig =>
+  ({ ...DEFAULT, ...json }) as unknown as StoredConfig
+
+export const toJson = (value: object): JsonObject => value as unknown as JsonObject
+
+/** The key's tenant: its account and mode; nothing crosses either. */
+export const tenantOf = (key: CurrentKey.Key): Tenant.Tenant =>
+  Tenant.make(key.accountId, key.mode === "live")
+
+/** A store failure is a 503 (retry later); the cause is logged. */
+export const unavailable = (error: StorageError) =>
+  Effect.logError("storage failure", error).pipe(
+    Effect.zipRight(
+      Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message: "The service is temporarily unavailable; retry later."
+        })
+      )
+    )
+  )
+
+/** The current configuration, created with the defaults on first use. */
+export const current = (tenant: Tenant.Tenant) =>
+  Effect.gen(function* () {
+    const repo = yield* FeeConfigRepository
+    const found = yield* repo.get(tenant)
+    if (Option.isSome(found)) return { config: fromJson(found.value.config), record: found.value }
+    const created = yield* repo
+      .initialize(tenant, toJson(DEFAULT), Math.floor(Date.now() / 1000))
+      .pipe(
+        // Another request created it first: read theirs.
+        Effect.catchTag("DuplicateRecord", () =>
+          Effect.flatMap(repo.get(tenant), (again) =>
+            Option.match(again, {
+              onNone: () => Effect.dieMessage("fee configuration vanished after creation"),
+              onSome: Effect.succeed
+            })
+          )
+        )
+      )
+    return { config: fromJson(created.config), record: created }
+  }).pipe(Effect.catchTag("StorageError", unavailable))
+
+/** The engine's schedule for a configuration, or the refusal naming the field. */
+export const schedule = (config: StoredConfig) =>
+  FeeSchedule.make(config).pipe(Either.mapLeft(ApiError.fromFeeError))
+
+/** `costOfAcceptance` percent → parts per million (the engine's unit). */
+export const costOfAcceptancePpm = (percent: number | null | undefined) =>
+  percent === null || percent === undefined
+    ? Either.right(undefined)
+    : Rate.parsePercentage(percent, "costOfAcceptance").pipe(Either.mapLeft(ApiError.fromFeeError))
+
+/** The cap and disclosure rule of each listed region, as the ruleset answers today. */
+export const regionsOf = (
+  rules: Context.Tag.Service<ComplianceRules>,
+  codes: ReadonlyArray<string>
+) => {
+  const out: Record<string, { maxPercentage: number; requiresDisclosure: boolean }> = {}
+  for (const code of codes) {
+    const info = rules.region(code)
+    if (info !== undefined) {
+      out[info.regionCode] = {
+        maxPercentage: info.maxPercentage,
+        requiresDisclosure: info.requiresDisclosure
+      }
+    }
+  }
+  return out
+}
+
+/** The pending change as the wire shows it. */
+export const pendingOf = (change: FeeConfigChange): FeeConfig.PendingChange => ({
+  id: change.id,
+  changes: change.changes as unknown as FeeConfig.PendingChange["changes"],
+  requestedAt: change.created
+})
+
+/** The wire `FeeConfig`. */
+export const toWire = (
+  rules: Context.Tag.Service<ComplianceRules>,
+  tenant: Tenant.Tenant,
+  config: StoredConfig,
+  extra: {
+    readonly pending: Option.Option<FeeConfigChange>
+    readonly updated?: boolean | undefined
+  }
+): FeeConfig.FeeConfig => ({
+  object: "fee_config",
+  livemode: tenant.livemode,
+  percentage: config.percentage,
+  flatFee: config.flatFee,
+  minAmount: config.minAmount,
+  maxAmount: config.maxAmount,
+  billingMode: config.billingMode,
+  rounding: config.rounding,
+  model: config.model,
+  minFee: config.minFee,
+  maxFee: config.maxFee,
+  costOfAcceptance: config.costOfAcceptance,
+  defaultRegion: config.defaultRegion,
+  nonCompliant: config.nonCompliant,
+  allowUncertain: config.allowUncertain,
+  regionCodes: config.regionCodes,
+  regions: regionsOf(rules, config.regionCodes),
+  ...(extra.updated === undefined ? {} : { updated: extra.updated }),
+  ...(Option.isSome(extra.pending) ? { pendingChange: pendingOf(extra.pending.value) } : {})
+})
