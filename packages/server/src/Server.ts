@@ -1,7 +1,7 @@
 /**
- * The HTTP server: the served API (estimates, fee configs, regions) behind the edge
- * middleware, with NodeHttpServer on `port` (0 = ephemeral) and Effect's per-request
- * tracing disabled.
+ * The HTTP server: the served API (estimates, fee configs, regions) and the public docs
+ * (`/v1/openapi.json`, `/docs`, answered by the edge) behind the edge middleware, with
+ * NodeHttpServer on `port` (0 = ephemeral) and Effect's per-request tracing disabled.
  */
 import { createServer } from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"

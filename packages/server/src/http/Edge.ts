@@ -5,6 +5,8 @@
  * - a `request-id` header on every response, and the rate-limit headers;
  * - the rate limit per API key (per client address without a valid key): 429 + Retry-After;
  * - `Levy-Version`: absent → 2025-01, known → echoed, unknown → 400;
+ * - the documentation (`GET /docs`, `GET /v1/openapi.json`) skips the key, the rate limit and
+ *   the version check, and is marked cacheable;
  * - bodies: over the limit → 413 (by Content-Length, or while reading), not JSON → 400;
  * - every failure as `{error: {type, code, message, param?}}`: the API's own errors,
  *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
@@ -24,6 +26,7 @@ import { Cause, Duration, Effect, Option } from "effect"
 import { EdgeKey } from "../AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
 
@@ -124,8 +127,9 @@ export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
     const limiter = yield* RateLimiter.RateLimiter
-    const routes = routesOf(ServerApi)
+    const routes = [...routesOf(ServerApi), ...Docs.routes]
     const options = yield* EdgeConfig
+    const docs = yield* Docs.app
 
     /** Counts the request against its bucket and fills the rate-limit headers. */
     const rateLimit = (
@@ -200,6 +204,11 @@ export const EdgeLive = HttpApiBuilder.middleware(
         )
 
         const handled = Effect.gen(function* () {
+          // The documentation is public and static: no key, no rate limit, no version check.
+          if (allowedMethods(Docs.routes, pathnameOf(request)).includes(request.method)) {
+            headers["cache-control"] = Docs.CACHE_CONTROL
+            return yield* docs
+          }
           const secret = bearerOf(request.headers.authorization)
           const key =
             secret === undefined ? Option.none<ResolvedKey>() : yield* resolver.resolve(secret)

@@ -1,0 +1,239 @@
+/**
+ * POST /v1/estimates per second over loopback HTTP, through the full server (edge: request id,
+ * rate limit on with a high limit, Levy-Version, content checks; auth with an in-memory key;
+ * validation; fee + compliance; headers) on the memory store, against a bare `node:http`
+ * server implementing the same endpoint (parse JSON, `Estimate.estimate`, respond) in the same run.
+ *
+ * The server under test runs in a child process of this file (pinned to CPU 0 when `taskset`
+ * exists) and the load generator, autocannon's CLI with 50 connections, in another (CPU 1).
+ * Each server gets a short warm-up, then one 10 s measurement; bare and full alternate over
+ * two rounds and each figure is the median. Any non-2xx answer or socket error fails the run.
+ * `*Cpu` is the server process's CPU time over the measurement per second of it (1 = one core
+ * saturated, from /proc, Linux only): below ~0.9 the load generator, not the server, was the
+ * limit, and the `*PerSec` figure is a floor of what the server can do.
+ * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { createRequire } from "node:module"
+import type { AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import * as HttpServer from "@effect/platform/HttpServer"
+import { Estimate as EstimateWire } from "@levy/api"
+import { ComplianceRules, Estimate, FeeSchedule, Ruleset } from "@levy/core"
+import { Ids, Storage } from "@levy/storage"
+import { Duration, Layer, ManagedRuntime } from "effect"
+import { median, report } from "../../../scripts/benchmark.js"
+import { defaults, EdgeConfig } from "../src/http/EdgeConfig.js"
+import * as RateLimitStore from "../src/http/RateLimitStore.js"
+import * as KeyResolver from "../src/KeyResolver.js"
+import * as Server from "../src/Server.js"
+
+const MODE = "LEVY_BENCH_HTTP_SERVER"
+const SECRET = "sk_dev_service_bench0001"
+const CONNECTIONS = 50
+const WARMUP_S = 3
+const MEASURE_S = 10
+const ROUNDS = 2
+const BODY = JSON.stringify({
+  amount: 10_000,
+  currency: "usd",
+  region: "US-NY",
+  cardType: "credit"
+})
+
+/** The full stack on an ephemeral loopback port. */
+const serveFull = async (): Promise<number> => {
+  const high = 1_000_000_000
+  const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provide([
+      KeyResolver.layerMemory([{ secret: SECRET, accountId: "acct_bench", keyId: "key_bench" }]),
+      RateLimitStore.layerMemory,
+      ComplianceRules.Live,
+      Layer.succeed(EdgeConfig, {
+        ...defaults,
+        rateLimits: { test: high, live: high, anonymous: high, window: Duration.minutes(1) }
+      }),
+      Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
+    ])
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const address = (await runtime.runPromise(HttpServer.HttpServer)).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return address.port
+}
+
+/** The same endpoint on bare node:http: parse the JSON body, estimate, answer. */
+const serveBare = (): Promise<number> => {
+  const server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      let status = 200
+      let body: string
+      try {
+        const input = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+        const result = Estimate.estimate(FeeSchedule.DEFAULT, Ruleset.DEFAULT, input)
+        if (result._tag === "Right") body = JSON.stringify(EstimateWire.fromEngine(result.right))
+        else {
+          status = 400
+          body = JSON.stringify({ error: { type: "invalid_request_error", code: "fee" } })
+        }
+      } catch {
+        status = 400
+        body = JSON.stringify({ error: { type: "invalid_request_error", code: "body_invalid" } })
+      }
+      res.writeHead(status, { "content-type": "application/json" }).end(body)
+    })
+  })
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))
+  )
+}
+
+const serving = process.env[MODE]
+if (serving !== undefined) {
+  // In the server child: listen, tell the parent the port, run until killed.
+  const port = serving === "full" ? await serveFull() : await serveBare()
+  console.log(`port ${port}`)
+  process.on("SIGTERM", () => process.exit(0))
+} else {
+  const here = fileURLToPath(import.meta.url)
+  const autocannon = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
+  const pin = existsSync("/usr/bin/taskset")
+  const profile = process.env.LEVY_BENCH_HTTP_PROFILE
+
+  const launch = (cpu: number, args: Array<string>, env?: NodeJS.ProcessEnv): ChildProcess =>
+    pin
+      ? spawn("taskset", ["-c", String(cpu), process.execPath, ...args], { env })
+      : spawn(process.execPath, args, { env })
+
+  const startServer = (mode: string): Promise<{ child: ChildProcess; port: number }> =>
+    new Promise((resolve, reject) => {
+      const prof = profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]
+      const child = launch(0, [...prof, "--import", "tsx", here], { ...process.env, [MODE]: mode })
+      let out = ""
+      child.stderr?.pipe(process.stderr)
+      child.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = /port (\d+)/.exec(out)
+        if (match) resolve({ child, port: Number(match[1]) })
+      })
+      child.on("exit", (code) => reject(new Error(`${mode} server exited (${code})`)))
+    })
+
+  interface Load {
+    readonly perSec: number
+    readonly p99Ms: number
+    readonly cpu?: number
+  }
+
+  const ticksPerSec = (() => {
+    try {
+      return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+    } catch {
+      return 100
+    }
+  })()
+  /** User + system CPU seconds of a process so far, from /proc; undefined elsewhere. */
+  const cpuSeconds = (pid: number | undefined): number | undefined => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      return (Number(fields[11]) + Number(fields[12])) / ticksPerSec
+    } catch {
+      return undefined
+    }
+  }
+
+  const load = (port: number, seconds: number): Promise<Load> =>
+    new Promise((resolve, reject) => {
+      const child = launch(1, [
+        autocannon,
+        "--json",
+        "-c",
+        String(CONNECTIONS),
+        "-d",
+        String(seconds),
+        "-m",
+        "POST",
+        "-H",
+        "content-type=application/json",
+        "-H",
+        `authorization=Bearer ${SECRET}`,
+        "-b",
+        BODY,
+        `http://127.0.0.1:${port}/v1/estimates`
+      ])
+      let out = ""
+      child.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+      })
+      child.on("exit", (code) => {
+        if (code !== 0) return reject(new Error(`autocannon exited (${code})`))
+        const r = JSON.parse(out) as {
+          requests: { average: number }
+          latency: { p99: number }
+          non2xx: number
+          errors: number
+          timeouts: number
+        }
+        if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+          return reject(
+            new Error(`${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts on :${port}`)
+          )
+        }
+        resolve({ perSec: r.requests.average, p99Ms: r.latency.p99 })
+      })
+    })
+
+  const measure = async (mode: string): Promise<Load> => {
+    const { child, port } = await startServer(mode)
+    try {
+      await load(port, WARMUP_S)
+      const cpuBefore = cpuSeconds(child.pid)
+      const started = performance.now()
+      const result = await load(port, MEASURE_S)
+      const cpuAfter = cpuSeconds(child.pid)
+      const cpu =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? undefined
+          : (cpuAfter - cpuBefore) / ((performance.now() - started) / 1000)
+      console.log(
+        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}`
+      )
+      return cpu === undefined ? result : { ...result, cpu }
+    } finally {
+      child.removeAllListeners("exit")
+      await new Promise((resolve) => {
+        child.on("exit", resolve)
+        child.kill("SIGTERM")
+      })
+    }
+  }
+
+  const bare: Array<Load> = []
+  const full: Array<Load> = []
+  for (let round = 0; round < ROUNDS; round++) {
+    bare.push(await measure("bare"))
+    full.push(await measure("full"))
+  }
+  const medianCpu = (loads: Array<Load>): number | undefined => {
+    const values = loads.flatMap((r) => (r.cpu === undefined ? [] : [r.cpu]))
+    return values.length === 0 ? undefined : median(values)
+  }
+  const fullCpu = medianCpu(full)
+  const bareCpu = medianCpu(bare)
+  const estimatesPerSec = median(full.map((r) => r.perSec))
+  const bareNodePerSec = median(bare.map((r) => r.perSec))
+  report("http", {
+    estimatesPerSec,
+    bareNodePerSec,
+    estimatesP99Ms: median(full.map((r) => r.p99Ms)),
+    bareNodeP99Ms: median(bare.map((r) => r.p99Ms)),
+    estimatesToBare: estimatesPerSec / bareNodePerSec,
+    ...(fullCpu === undefined ? {} : { estimatesCpu: fullCpu }),
+    ...(bareCpu === undefined ? {} : { bareNodeCpu: bareCpu })
+  })
+}

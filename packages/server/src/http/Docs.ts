@@ -1,0 +1,63 @@
+/**
+ * The API's documentation, public: the OpenAPI 3.1 document of the full `LevyApi` contract
+ * (what clients code against, including the groups not served yet) at `GET /v1/openapi.json`,
+ * and the Scalar reference page over that same document at `GET /docs` (Scalar's script is
+ * inlined by @effect/platform, no CDN). The edge lets both through without a key, a rate
+ * limit or a `Levy-Version` check, and marks them cacheable.
+ */
+import { createHash } from "node:crypto"
+import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { LevyApi } from "@levy/api"
+import { Effect, Layer } from "effect"
+import type { Route } from "./Routes.js"
+
+export const OPENAPI_PATH = "/v1/openapi.json"
+export const DOCS_PATH = "/docs"
+
+/** `Cache-Control` of both: the document only changes with a deployment. */
+export const CACHE_CONTROL = "public, max-age=300"
+
+/** The public documentation routes, for the edge (no key, no limit) and the 404/405 table. */
+export const routes: ReadonlyArray<Route> = [
+  { method: "GET", pattern: /^\/v1\/openapi\.json$/ },
+  { method: "GET", pattern: /^\/docs$/ }
+]
+
+/** The OpenAPI document of `LevyApi`, finished by `OpenApiDocument.transform` (its annotation). */
+export const document = OpenApi.fromApi(LevyApi.LevyApi)
+
+const body = JSON.stringify(document)
+const etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`
+
+/** `GET /v1/openapi.json`: the document, with a strong ETag (304 on `If-None-Match`). */
+const openApiResponse = (request: HttpServerRequest.HttpServerRequest) => {
+  const headers = { etag, "cache-control": CACHE_CONTROL }
+  const match = request.headers["if-none-match"]
+  return Effect.succeed(
+    match?.split(",").some((t) => t.trim() === etag || t.trim() === "*")
+      ? HttpServerResponse.empty({ status: 304, headers })
+      : HttpServerResponse.text(body, { contentType: "application/json", headers })
+  )
+}
+
+/**
+ * Both routes as their own small router (HttpLayerRouter), outside the HttpApi: the API's
+ * `Authorization` middleware applies to every route of the HttpApi router, so the edge
+ * answers these paths with this app instead of passing them on.
+ */
+const DocsRoutes = Layer.mergeAll(
+  HttpLayerRouter.add("GET", OPENAPI_PATH, openApiResponse),
+  HttpApiScalar.layerHttpLayerRouter({
+    api: LevyApi.LevyApi,
+    path: DOCS_PATH,
+    // No font download from Scalar's servers: the page is self-contained.
+    scalar: { withDefaultFonts: false }
+  })
+)
+
+/** The docs app (built once, in the caller's scope): GET /v1/openapi.json, GET /docs. */
+export const app = HttpLayerRouter.toHttpEffect(DocsRoutes)
