@@ -2,25 +2,12 @@
  * The compliance verdict as estimates, charges and checks report it (decisions §3): whether
  * the fee is allowed, a machine reason code, the caps that apply and the ruleset version.
  */
-import type { Compliance as CoreCompliance } from "@levy/core"
+import { Compliance as CoreCompliance } from "@levy/core"
 import { Schema } from "effect"
 import { MinorUnits } from "./Field.js"
 
-/** Why a fee is not compliant. */
-export const ReasonCode = Schema.Literal(
-  "fees_prohibited",
-  "card_type_not_allowed",
-  "percentage_over_limit",
-  "network_cap_exceeded",
-  "over_cost_of_acceptance",
-  "flat_fee_over_limit",
-  "disclosure_required",
-  "convenience_fee_must_be_flat",
-  "convenience_fee_channel",
-  "cardholder_not_allowed",
-  "legal_uncertainty",
-  "unknown_region"
-).annotations({ identifier: "ReasonCode" })
+/** Why a fee is not compliant: the engine's own codes. */
+export const ReasonCode = CoreCompliance.ReasonCode.annotations({ identifier: "ReasonCode" })
 export type ReasonCode = typeof ReasonCode.Type
 
 /** A verdict on a fee. */
@@ -55,8 +42,3 @@ export const fromVerdict = (verdict: CoreCompliance.ComplianceVerdict): Complian
   rulesetVersion: verdict.rulesetVersion,
   rules: verdict.rules
 })
-
-// The wire's reason codes must be the engine's: this fails to compile if they drift.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const sameReasons: Same<ReasonCode, CoreCompliance.ReasonCode> = true
-void sameReasons

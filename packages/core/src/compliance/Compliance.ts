@@ -2,7 +2,7 @@
  * Whether a fee is legal for a payer (decisions §3), the largest fee that is, and the
  * fee lowered to it. One engine over the typed rules; first failing condition decides.
  */
-import { Either } from "effect"
+import { Either, Schema } from "effect"
 import * as Currency from "../Currency.js"
 import * as Decimal from "../Decimal.js"
 import { type FeeError, fail, isFeeError, toEither } from "../FeeError.js"
@@ -13,23 +13,8 @@ import * as Policy from "./Policy.js"
 import type { Cardholder, CardType, Channel, FeeType, Rule } from "./Rule.js"
 import type { Ruleset } from "./Ruleset.js"
 
-/** Why a fee is not compliant. */
-export type ReasonCode =
-  | "fees_prohibited"
-  | "card_type_not_allowed"
-  | "percentage_over_limit"
-  | "network_cap_exceeded"
-  | "over_cost_of_acceptance"
-  | "flat_fee_over_limit"
-  | "disclosure_required"
-  | "convenience_fee_must_be_flat"
-  | "convenience_fee_channel"
-  | "cardholder_not_allowed"
-  | "legal_uncertainty"
-  | "unknown_region"
-
-/** Every reason code. */
-export const reasonCodes: ReadonlyArray<ReasonCode> = [
+/** Why a fee is not compliant (decisions §3). A schema, so the API contract reuses it. */
+export const ReasonCode = Schema.Literal(
   "fees_prohibited",
   "card_type_not_allowed",
   "percentage_over_limit",
@@ -42,7 +27,11 @@ export const reasonCodes: ReadonlyArray<ReasonCode> = [
   "cardholder_not_allowed",
   "legal_uncertainty",
   "unknown_region"
-]
+)
+export type ReasonCode = typeof ReasonCode.Type
+
+/** Every reason code. */
+export const reasonCodes: ReadonlyArray<ReasonCode> = ReasonCode.literals
 
 /** Who pays, how and where: everything but the fee. All optional (decisions §3 defaults). */
 export interface ComplianceContext {
