@@ -67,7 +67,9 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const serveArgs = ["serve", "--port", "0", "--store", "embedded", "--data-dir", dataDir]
+/** Every command here runs on the same embedded store. */
+const storeArgs = ["--store", "embedded", "--data-dir", dataDir]
+const serveArgs = ["serve", "--port", "0", ...storeArgs]
 const SECRET_KEY = /sk_dev_service_[0-9A-Za-z]{32}/g
 
 describe("levy CLI", () => {
@@ -122,15 +124,7 @@ describe("levy CLI", () => {
   }, 30_000)
 
   it("accounts create --json prints the account id and its four keys", async () => {
-    const proc = levy([
-      "accounts",
-      "create",
-      "--json",
-      "--store",
-      "embedded",
-      "--data-dir",
-      dataDir
-    ])
+    const proc = levy(["accounts", "create", "--json", ...storeArgs])
     running.push(proc)
     expect(await proc.exited).toBe(0)
     const created = JSON.parse(proc.stdout)
@@ -147,16 +141,7 @@ describe("levy CLI", () => {
   it("keys roll secretDev replaces the development account's key and updates dev-account.json", async () => {
     const file = join(dataDir, "dev-account.json")
     const before = JSON.parse(readFileSync(file, "utf8"))
-    const proc = levy([
-      "keys",
-      "roll",
-      "secretDev",
-      "--json",
-      "--store",
-      "embedded",
-      "--data-dir",
-      dataDir
-    ])
+    const proc = levy(["keys", "roll", "secretDev", "--json", ...storeArgs])
     running.push(proc)
     expect(await proc.exited).toBe(0)
     const rolled = JSON.parse(proc.stdout)
