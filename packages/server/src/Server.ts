@@ -9,11 +9,16 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
+import { ChargesLive } from "./charges/ChargesLive.js"
+import { DisputesLive } from "./disputes/DisputesLive.js"
 import { EstimatesLive } from "./estimates/EstimatesLive.js"
+import { EventsLive } from "./events/EventsLive.js"
 import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import { EdgeLive } from "./http/Edge.js"
+import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { ServerApi } from "./ServerApi.js"
+import { WebhookEndpointsLive } from "./webhookEndpoints/WebhookEndpointsLive.js"
 
 /**
  * The API with its handlers and middlewares. Needs: `KeyResolver`, a `RateLimiter`,
@@ -22,7 +27,18 @@ import { ServerApi } from "./ServerApi.js"
  * plus `Ids.layer`).
  */
 export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
-  Layer.provide([EstimatesLive, FeeConfigsLive, RegionsLive, AuthorizationLive, EdgeLive])
+  Layer.provide([
+    EstimatesLive,
+    ChargesLive,
+    RefundsLive,
+    DisputesLive,
+    FeeConfigsLive,
+    RegionsLive,
+    EventsLive,
+    WebhookEndpointsLive,
+    AuthorizationLive,
+    EdgeLive
+  ])
 )
 
 /** Serves the API on `port`; exposes the HttpServer (its address) for callers and tests. */

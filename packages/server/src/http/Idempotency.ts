@@ -1,0 +1,39 @@
+/**
+ * Idempotency keys (decisions §7). The edge claims `Idempotency-Key` before a POST runs
+ * (`IdempotencyRepository.begin`) and sets `CurrentClaim`; a handler that writes stores its
+ * response with `record` inside the same transaction as the write, so the write and the
+ * stored response commit together: a retry after a crash either replays that response or,
+ * when nothing committed, runs again — never a second write. Requests that write nothing
+ * (estimates, compliance checks) are recorded by the edge after they answer.
+ */
+import { IdempotencyRepository, type Json, type Tenant } from "@levy/storage"
+import { Effect, FiberRef, Option, Schema } from "effect"
+
+/** A key the edge claimed for this request. `recorded` turns true once a handler stored the response. */
+export interface Claim {
+  readonly tenant: Tenant.Tenant
+  readonly key: string
+  recorded: boolean
+}
+
+/** The claim of the current request, if it carried an Idempotency-Key. */
+export const CurrentClaim = FiberRef.unsafeMake<Option.Option<Claim>>(Option.none())
+
+/** Stores `status` and `body` as the response to replay for the current claim (if any). */
+export const record = (status: number, body: Json) =>
+  Effect.gen(function* () {
+    const claim = yield* FiberRef.get(CurrentClaim)
+    if (Option.isNone(claim)) return
+    const repo = yield* IdempotencyRepository
+    yield* repo
+      .complete(claim.value.tenant, claim.value.key, { status, body })
+      .pipe(Effect.catchTag("RecordNotFound", Effect.die))
+    claim.value.recorded = true
+  })
+
+/** Stores a 200 response with `value` encoded by `schema` (the endpoint's success schema). */
+export const recordSuccess = <A, I>(schema: Schema.Schema<A, I>, value: A) =>
+  Schema.encode(schema)(value).pipe(
+    Effect.orDie,
+    Effect.flatMap((body) => record(200, body as Json))
+  )
