@@ -13,6 +13,7 @@
  * limit, and the `*PerSec` figure is a floor of what the server can do.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there.
  */
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -25,6 +26,7 @@ import { ComplianceRules, Estimate, FeeSchedule, Ruleset } from "@levy/core"
 import { Ids, Storage } from "@levy/storage"
 import { Duration, Layer, ManagedRuntime } from "effect"
 import { median, report } from "../../../scripts/benchmark.js"
+import { PaymentProcessors } from "../src/charges/PaymentProcessor.js"
 import { defaults, EdgeConfig } from "../src/http/EdgeConfig.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
@@ -51,6 +53,7 @@ const serveFull = async (): Promise<number> => {
       KeyResolver.layerMemory([{ secret: SECRET, accountId: "acct_bench", keyId: "key_bench" }]),
       RateLimitStore.layerMemory,
       ComplianceRules.Live,
+      PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, {
         ...defaults,
         rateLimits: { test: high, live: high, anonymous: high, window: Duration.minutes(1) }

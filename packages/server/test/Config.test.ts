@@ -53,6 +53,12 @@ describe("routes", () => {
       "GET",
       "POST"
     ])
-    expect(allowedMethods(routes, "/v1/charges")).toStrictEqual([])
+    expect([...allowedMethods(routes, "/v1/charges")].sort()).toStrictEqual(["GET", "POST"])
+    expect([...allowedMethods(routes, "/v1/webhook-endpoints/we_1")].sort()).toStrictEqual([
+      "DELETE",
+      "GET",
+      "POST"
+    ])
+    expect(allowedMethods(routes, "/v1/charges/ch_1/refunds")).toStrictEqual([])
   })
 })

@@ -241,8 +241,8 @@ describe("routing errors", () => {
     expect(reply.headers.get("allow")).toBe("GET")
   })
 
-  it("endpoints of groups not served yet are 404s, not fakes", async () => {
-    const reply = await req("GET", "/v1/charges")
+  it("a path under a served resource that no endpoint has is a 404", async () => {
+    const reply = await req("GET", "/v1/charges/ch_1/refunds")
     expectError(reply, 404, { type: "invalid_request_error", code: "route_not_found" })
   })
 })

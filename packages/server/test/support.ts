@@ -1,9 +1,11 @@
 /** Starts the real server on an ephemeral port for a test file and talks to it with fetch. */
+
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { ComplianceRules } from "@levy/core"
-import { Ids, Storage } from "@levy/storage"
-import { Duration, Layer, ManagedRuntime } from "effect"
+import { AccountRepository, Ids, SecretBox, Storage, Testing } from "@levy/storage"
+import { Duration, Effect, Layer, ManagedRuntime } from "effect"
+import { PaymentProcessors } from "../src/charges/PaymentProcessor.js"
 import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
@@ -43,6 +45,7 @@ export const start = async (
       KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,
       ComplianceRules.Live,
+      PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, edge),
       options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
     ])
@@ -97,4 +100,54 @@ export const call = async (
     parsed = undefined
   }
   return { status: response.status, headers: response.headers, body: parsed, text }
+}
+
+/** A fresh store for a server under test, with `Ids`. */
+export type TestStore = Layer.Layer<Storage.Repositories | Ids>
+
+/** The in-memory store. */
+export const memoryStore = (): TestStore => Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
+
+/** PostgreSQL in a throwaway database, migrated, dropped when the layer is released. */
+export const postgresStore = (): TestStore =>
+  Layer.unwrapScoped(
+    Effect.map(Testing.throwawayDatabase("levy_server"), ({ url }) =>
+      Storage.layerPostgres({ url, maxConnections: 10 })
+    )
+  ).pipe(Layer.provide(SecretBox.layerRandom), Layer.provideMerge(Ids.layer), Layer.orDie)
+
+/** The stores every end-to-end suite runs on. */
+export const STORES = [
+  ["memory", memoryStore],
+  ["postgres", postgresStore]
+] as const
+
+/**
+ * Starts a server over `store` and keeps a runtime over the same store instance, so a test
+ * can look into what the server wrote.
+ */
+export const startWithStore = async (
+  store: TestStore,
+  options: Omit<Parameters<typeof start>[0] & object, "storage"> = {}
+) => {
+  const runtime = ManagedRuntime.make(store)
+  const context = await runtime.runtime().then((r) => r.context)
+  // SQL stores hold keys to accounts: create the accounts the test's keys belong to.
+  const accounts = new Set((options.keys ?? KEYS).map((k) => k.accountId))
+  await runtime.runPromise(
+    Effect.flatMap(AccountRepository, (repo) =>
+      Effect.forEach(accounts, (id) => repo.createAccount({ id, name: id, created: 0 }), {
+        discard: true
+      })
+    ).pipe(Effect.orDie)
+  )
+  const running = await start({ ...options, storage: Layer.succeedContext(context) })
+  return {
+    ...running,
+    store: runtime,
+    close: async () => {
+      await running.close()
+      await runtime.dispose()
+    }
+  }
 }

@@ -25,6 +25,19 @@ import type { Tenant } from "./Tenant.js"
 /** How long a record is kept: 24 hours. */
 export const TTL_MS = 24 * 60 * 60 * 1000
 
+/**
+ * How long an in-progress claim holds its key. A request's write and its stored response
+ * commit together, so a claim still in progress after this long belongs to a request that
+ * died without writing (a crashed process): a retry may take the key and run again. The
+ * server answers every request well within it.
+ */
+export const CLAIM_LEASE_MS = 60 * 1000
+
+/** Whether a record no longer holds its key at `now`: expired, or an abandoned claim. */
+const lapsed = (record: IdempotencyRecord, now: number): boolean =>
+  record.expiresAtMs <= now ||
+  (record.state === "in_progress" && record.createdMs <= now - CLAIM_LEASE_MS)
+
 /** A fresh in-progress record for a key first seen at `now`. */
 const started = (
   tenant: Tenant,
@@ -140,7 +153,7 @@ export const makeSql = Effect.gen(function* () {
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         // Waits for a concurrent transaction holding the same key, then inserts (it rolled
-        // back), replaces (expired) or does nothing (it committed).
+        // back), replaces (expired or abandoned) or does nothing (it committed).
         const claimed = yield* sql`INSERT INTO idempotency_records
             (account_id, livemode, key, fingerprint, state, created_ms, expires_at_ms)
           VALUES (${tenant.accountId}, ${tenant.livemode}, ${key}, ${fingerprint}, 'in_progress', ${now},
@@ -149,6 +162,8 @@ export const makeSql = Effect.gen(function* () {
             SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', response_status = NULL,
                 response_body = NULL, created_ms = EXCLUDED.created_ms, expires_at_ms = EXCLUDED.expires_at_ms
             WHERE idempotency_records.expires_at_ms <= ${now}
+              OR (idempotency_records.state = 'in_progress'
+                AND idempotency_records.created_ms <= ${now - CLAIM_LEASE_MS})
           RETURNING 1`
         if (claimed.length === 1) {
           const record = started(tenant, key, fingerprint, now)
@@ -214,7 +229,7 @@ export const makeMemory = Effect.gen(function* () {
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         store.write((w): Effect.Effect<Begun, IdempotencyKeyInUse | IdempotencyKeyReused> => {
           const found = records.get(keyOf(tenant, key))
-          if (found !== undefined && found.expiresAtMs > now) return existing(found, fingerprint)
+          if (found !== undefined && !lapsed(found, now)) return existing(found, fingerprint)
           const record = started(tenant, key, fingerprint, now)
           w.put(TABLE, keyOf(tenant, key), record)
           return Effect.succeed({ _tag: "Started", record })

@@ -32,6 +32,7 @@ export {
 } from "./FeeConfigRepository.js"
 export {
   type Begun,
+  CLAIM_LEASE_MS as IDEMPOTENCY_CLAIM_LEASE_MS,
   type IdempotencyRecord,
   IdempotencyRepository,
   type IdempotencyRepositoryService,
@@ -48,6 +49,7 @@ export * as SqlSupport from "./SqlSupport.js"
 export * as Storage from "./Storage.js"
 export * from "./StorageError.js"
 export * as Tenant from "./Tenant.js"
+export * as Testing from "./Testing.js"
 export { Transactions } from "./Transactions.js"
 export {
   type AttemptOutcome,

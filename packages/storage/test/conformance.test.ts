@@ -8,7 +8,11 @@ import { AccountRepository } from "../src/AccountRepository.js"
 import { type Charge, ChargeRepository, type NewCharge } from "../src/ChargeRepository.js"
 import { EventRepository } from "../src/EventRepository.js"
 import { FeeConfigRepository } from "../src/FeeConfigRepository.js"
-import { IdempotencyRepository, type StoredResponse } from "../src/IdempotencyRepository.js"
+import {
+  CLAIM_LEASE_MS,
+  IdempotencyRepository,
+  type StoredResponse
+} from "../src/IdempotencyRepository.js"
 import { random36, timeOrdered } from "../src/Ids.js"
 import * as Page from "../src/Page.js"
 import type { Tenant } from "../src/Tenant.js"
@@ -312,6 +316,24 @@ for (const store of stores) {
             expect(purged).toBeGreaterThanOrEqual(2)
             expect((yield* Effect.either(idempotency.get(test, "k")))._tag).toBe("Left")
             expect((yield* Effect.either(idempotency.get(live, "k")))._tag).toBe("Left")
+          })
+      )
+
+      it.effect(
+        "an in-progress claim older than the lease is abandoned; a done record is not",
+        () =>
+          Effect.gen(function* () {
+            const { test } = yield* freshAccount
+            const idempotency = yield* IdempotencyRepository
+            yield* idempotency.begin(test, "crashed", "fp")
+            yield* idempotency.begin(test, "finished", "fp")
+            yield* idempotency.complete(test, "finished", { status: 200, body: { ok: true } })
+            const justBefore = clockAhead(CLAIM_LEASE_MS - 1000)
+            const inUse = yield* Effect.either(justBefore(idempotency.begin(test, "crashed", "fp")))
+            expect(Either.isLeft(inUse) && inUse.left._tag).toBe("IdempotencyKeyInUse")
+            const after = clockAhead(CLAIM_LEASE_MS + 1000)
+            expect((yield* after(idempotency.begin(test, "crashed", "fp")))._tag).toBe("Started")
+            expect((yield* after(idempotency.begin(test, "finished", "fp")))._tag).toBe("Replay")
           })
       )
 

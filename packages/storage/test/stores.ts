@@ -9,14 +9,14 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer } from "effect"
-import { Ids, random36 } from "../src/Ids.js"
+import { Effect, Layer } from "effect"
+import { Ids } from "../src/Ids.js"
 import { SecretBox } from "../src/SecretBox.js"
 import * as Storage from "../src/Storage.js"
+import { PG_SERVER, throwawayDatabase } from "../src/Testing.js"
 
-/** The server the PostgreSQL store's tests use (trust auth). */
-export const PG_SERVER = process.env.LEVY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432"
+export { PG_SERVER } from "../src/Testing.js"
+
 export const CI = process.env.CI === "true"
 
 /** Whether something accepts TCP connections at the server's host and port. */
@@ -43,21 +43,7 @@ if (!pgAvailable && !CI) {
   )
 }
 
-/** A throwaway database on the local server for as long as the scope lives. */
-export const throwawayDatabase = (prefix = "levy_test") =>
-  Effect.gen(function* () {
-    const admin = Context.get(
-      yield* Layer.build(
-        Storage.layerPgClient({ url: `${PG_SERVER}/postgres`, maxConnections: 1 })
-      ),
-      PgClient.PgClient
-    )
-    const name = `${prefix}_${random36(12)}`
-    yield* Effect.acquireRelease(admin.unsafe(`CREATE DATABASE ${name}`), () =>
-      admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.orDie)
-    )
-    return { name, url: `${PG_SERVER}/${name}` }
-  })
+export { throwawayDatabase }
 
 /** A temporary directory for as long as the scope lives. */
 export const temporaryDirectory = Effect.acquireRelease(

@@ -4,11 +4,13 @@
  * runtime interrupts it and the layers close in reverse: the HTTP server stops accepting and
  * finishes in-flight requests, then the store closes.
  */
+
 import { join } from "node:path"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { ComplianceRules } from "@levy/core"
 import { Console, Effect, Layer, Option } from "effect"
 import * as Accounts from "../Accounts.js"
+import { PaymentProcessors } from "../charges/PaymentProcessor.js"
 import * as DevAccount from "../DevAccount.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as KeyResolverStorage from "../KeyResolverStorage.js"
@@ -32,7 +34,12 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     port: command.port,
     ...(command.host === undefined ? {} : { host: command.host })
   }).pipe(
-    Layer.provide([KeyResolverStorage.layer(), RateLimitStore.layerFromEnv, ComplianceRules.Live]),
+    Layer.provide([
+      KeyResolverStorage.layer(),
+      RateLimitStore.layerFromEnv,
+      ComplianceRules.Live,
+      PaymentProcessors.layerTestOnly
+    ]),
     // The whole store, so handlers can use every repository; the development account
     // exists before the server accepts its first request.
     Layer.provide(devAccount),

@@ -22,12 +22,14 @@ import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
+import { Tenant } from "@levy/storage"
 import { Cause, Duration, Effect, Option } from "effect"
 import { EdgeKey } from "../AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
+import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
 
 /** A fresh request id: `req_` + 24 hex digits. */
@@ -130,6 +132,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const routes = [...routesOf(ServerApi), ...Docs.routes]
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
+    const idempotent = yield* IdempotencyEdge.make
 
     /** Counts the request against its bucket and fills the rate-limit headers. */
     const rateLimit = (
@@ -203,6 +206,32 @@ export const EdgeLive = HttpApiBuilder.middleware(
           Effect.succeed(HttpServerResponse.setHeaders(response, headers))
         )
 
+        /** The request's outcome as a response: every failure in the error shape. */
+        const respond = <R>(
+          effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>
+        ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
+          effect.pipe(
+            Effect.catchAllCause((cause): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+              if (Cause.isInterruptedOnly(cause))
+                return Effect.failCause(cause as Cause.Cause<never>)
+              const squashed = Cause.squash(cause)
+              const { error, allow } = toLevyError(squashed, request, routes, options)
+              const { status, body } = ApiError.toResponse(error)
+              const logged =
+                isLevyError(squashed) || status < 500
+                  ? Effect.void
+                  : Effect.logError("request failed", cause)
+              const response = HttpServerResponse.unsafeJson(body, { status })
+              return logged.pipe(
+                Effect.as(
+                  allow === undefined
+                    ? response
+                    : HttpServerResponse.setHeader(response, "allow", allow)
+                )
+              )
+            })
+          )
+
         const handled = Effect.gen(function* () {
           // The documentation is public and static: no key, no rate limit, no version check.
           if (allowedMethods(Docs.routes, pathnameOf(request)).includes(request.method)) {
@@ -245,8 +274,18 @@ export const EdgeLive = HttpApiBuilder.middleware(
             onNone: () => Option.none(),
             onSome: (k) => Option.some({ secret: secret ?? "", key: k })
           })
-          return yield* app.pipe(
-            Effect.locally(EdgeKey, withKey),
+          const run = app.pipe(Effect.locally(EdgeKey, withKey))
+          const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
+          const served =
+            known && Option.isSome(key) && Option.isSome(idempotencyKey)
+              ? idempotent(
+                  Tenant.make(key.value.accountId, key.value.mode === "live"),
+                  idempotencyKey.value,
+                  request,
+                  respond(run)
+                )
+              : run
+          return yield* served.pipe(
             Effect.provideService(
               HttpIncomingMessage.MaxBodySize,
               Option.some(FileSystem.Size(options.maxBodyBytes))
@@ -254,26 +293,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
         })
 
-        return yield* handled.pipe(
-          Effect.catchAllCause((cause): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-            if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
-            const squashed = Cause.squash(cause)
-            const { error, allow } = toLevyError(squashed, request, routes, options)
-            const { status, body } = ApiError.toResponse(error)
-            const logged =
-              isLevyError(squashed) || status < 500
-                ? Effect.void
-                : Effect.logError("request failed", cause)
-            const response = HttpServerResponse.unsafeJson(body, { status })
-            return logged.pipe(
-              Effect.as(
-                allow === undefined
-                  ? response
-                  : HttpServerResponse.setHeader(response, "allow", allow)
-              )
-            )
-          })
-        )
+        return yield* respond(handled)
       })
   })
 )

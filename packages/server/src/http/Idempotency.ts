@@ -37,3 +37,6 @@ export const recordSuccess = <A, I>(schema: Schema.Schema<A, I>, value: A) =>
     Effect.orDie,
     Effect.flatMap((body) => record(200, body as Json))
   )
+
+/** The claim of the current request, for a handler that stores its response itself. */
+export const currentClaim: Effect.Effect<Option.Option<Claim>> = FiberRef.get(CurrentClaim)

@@ -1,0 +1,117 @@
+/**
+ * The edge's half of idempotency (decisions §7): before a POST with an `Idempotency-Key`
+ * runs, claim the key for (account, mode); replay the stored response when the same request
+ * already finished (`Idempotent-Replayed: true`); 409 while it is still running; 400 when
+ * the key came with another request. After it ran: a handler that wrote has already stored
+ * its response with the write (`Idempotency.record`); otherwise a 2xx is stored now, and any
+ * failure forgets the claim, so a retry runs again (nothing was written for it).
+ */
+import { createHash } from "node:crypto"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { ApiError } from "@levy/api"
+import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
+import { Effect, Option } from "effect"
+import { type Claim, CurrentClaim } from "./Idempotency.js"
+
+/** The header, as the server sees it. */
+export const HEADER = "idempotency-key"
+/** Longest key. */
+export const MAX_KEY_LENGTH = 255
+
+const unavailable = (error: StorageError) =>
+  Effect.logError("idempotency store failure", error).pipe(
+    Effect.zipRight(
+      Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message:
+            "The service is temporarily unavailable; retry later with the same Idempotency-Key."
+        })
+      )
+    )
+  )
+
+/** The key of a POST, validated; none for other methods or when absent. */
+export const keyOf = (request: HttpServerRequest.HttpServerRequest) => {
+  const key = request.headers[HEADER]
+  if (request.method !== "POST" || key === undefined) return Effect.succeed(Option.none<string>())
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    return Effect.fail(
+      new ApiError.InvalidRequestError({
+        param: "Idempotency-Key",
+        message: `An Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`
+      })
+    )
+  }
+  return Effect.succeed(Option.some(key))
+}
+
+/** What makes two requests "the same": method, path and the exact body. */
+const fingerprintOf = (request: HttpServerRequest.HttpServerRequest, body: string) =>
+  createHash("sha256").update(`${request.method} ${request.url}\n${body}`).digest("hex")
+
+const bodyOf = (response: HttpServerResponse.HttpServerResponse): Json | undefined => {
+  if (response.body._tag !== "Uint8Array") return undefined
+  try {
+    return JSON.parse(new TextDecoder().decode(response.body.body)) as Json
+  } catch {
+    return undefined
+  }
+}
+
+/** Runs `respond` (a request already turned into a response, errors included) under the key. */
+export const make = Effect.gen(function* () {
+  const repo = yield* IdempotencyRepository
+  return <R>(
+    tenant: Tenant.Tenant,
+    key: string,
+    request: HttpServerRequest.HttpServerRequest,
+    respond: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+  ) =>
+    Effect.gen(function* () {
+      const fingerprint = fingerprintOf(request, yield* request.text)
+      const begun = yield* repo.begin(tenant, key, fingerprint).pipe(
+        Effect.catchTags({
+          IdempotencyKeyInUse: () =>
+            new ApiError.IdempotencyError({
+              message:
+                "A request with this Idempotency-Key is still being processed; retry after it finishes."
+            }),
+          IdempotencyKeyReused: () =>
+            new ApiError.InvalidRequestError({
+              code: "idempotency_key_reused",
+              param: "Idempotency-Key",
+              message:
+                "This Idempotency-Key was already used with a different request; use a new key for a new request."
+            }),
+          StorageError: unavailable
+        })
+      )
+      if (begun._tag === "Replay") {
+        return HttpServerResponse.unsafeJson(begun.response.body, {
+          status: begun.response.status,
+          headers: { "idempotent-replayed": "true" }
+        })
+      }
+      const claim: Claim = { tenant, key, recorded: false }
+      const forget = repo.release(tenant, key).pipe(Effect.catchAll(unavailable), Effect.ignore)
+      const response = yield* respond.pipe(
+        Effect.locally(CurrentClaim, Option.some(claim)),
+        Effect.onInterrupt(() => forget)
+      )
+      if (claim.recorded) return response
+      const body = response.status < 300 ? bodyOf(response) : undefined
+      if (body === undefined) {
+        yield* forget
+        return response
+      }
+      yield* repo
+        .complete(tenant, key, { status: response.status, body })
+        .pipe(
+          Effect.catchTag("RecordNotFound", Effect.die),
+          Effect.catchAll(unavailable),
+          Effect.ignore
+        )
+      return response
+    })
+})
