@@ -11,10 +11,14 @@ import { PgMigrator } from "@effect/sql-pg"
 import type { PgClient } from "@effect/sql-pg/PgClient"
 import { Effect, Layer } from "effect"
 import init from "./migrations/0001_init.js"
+import webhookSecretRoll from "./migrations/0002_webhook_secret_roll.js"
 import { StorageError } from "./StorageError.js"
 
 /** Every migration, by `<number>_<name>`. */
-export const migrations = { "0001_init": init }
+export const migrations = {
+  "0001_init": init,
+  "0002_webhook_secret_roll": webhookSecretRoll
+}
 
 /** The table that records applied migrations. */
 export const TABLE = "levy_migrations"

@@ -1,6 +1,8 @@
 /**
- * Webhook endpoints. The signing secret is stored sealed by `SecretBox` (never in plain
- * text) and read back only through `secret`, for signing.
+ * Webhook endpoints. Signing secrets are stored sealed by `SecretBox` (never in plain
+ * text) and read back only through `secret` / `secrets`, for signing. An endpoint holds its
+ * current secret and, after a roll, the previous one with an expiry: until then deliveries
+ * are signed with both so receivers can switch over (decisions §8).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
@@ -27,6 +29,12 @@ export interface WebhookEndpoint {
 /** A new endpoint with its plain signing secret (sealed before it is stored). */
 export interface NewWebhookEndpoint extends WebhookEndpoint {
   readonly secret: string
+}
+
+/** A roll: the new plain secret, and until when (Unix milliseconds) the replaced one stays valid. */
+export interface SecretRoll {
+  readonly secret: string
+  readonly previousExpiresAtMs: number
 }
 
 /** What an update may change. */
@@ -60,11 +68,26 @@ export interface WebhookEndpointRepositoryService {
     tenant: Tenant,
     id: string
   ) => Effect.Effect<WebhookEndpoint, RecordNotFound | StorageError>
-  /** The plain signing secret. */
+  /** The plain current signing secret. */
   readonly secret: (
     tenant: Tenant,
     id: string
   ) => Effect.Effect<string, RecordNotFound | StorageError>
+  /**
+   * Every secret valid at `nowMs` (Unix milliseconds), to sign a delivery with: the current
+   * one first, then the one it replaced while that has not expired.
+   */
+  readonly secrets: (
+    tenant: Tenant,
+    id: string,
+    nowMs: number
+  ) => Effect.Effect<ReadonlyArray<string>, RecordNotFound | StorageError>
+  /** Makes `roll.secret` current; the replaced secret stays valid until `roll.previousExpiresAtMs`. */
+  readonly rollSecret: (
+    tenant: Tenant,
+    id: string,
+    roll: SecretRoll
+  ) => Effect.Effect<WebhookEndpoint, RecordNotFound | StorageError>
   /** Enabled endpoints that subscribe to `type` (or to `*`). */
   readonly subscribedTo: (
     tenant: Tenant,
@@ -74,6 +97,16 @@ export interface WebhookEndpointRepositoryService {
 
 /** The additional data a secret is sealed with: its row. */
 const sealContext = (accountId: string, id: string) => `webhook_endpoint:${accountId}:${id}`
+
+/** A sealed secret replaced by a roll, valid until `expiresAtMs`. */
+interface Previous {
+  readonly sealed: string
+  readonly expiresAtMs: number
+}
+
+/** The sealed secrets valid at `nowMs`, current first. */
+const validSealed = (current: string, previous: Previous | null, nowMs: number) =>
+  previous !== null && nowMs < previous.expiresAtMs ? [current, previous.sealed] : [current]
 
 const subscribes = (e: WebhookEndpoint, type: string) =>
   e.status === "enabled" && (e.enabledEvents.includes("*") || e.enabledEvents.includes(type))
@@ -87,8 +120,15 @@ interface Row {
   status: WebhookEndpoint["status"]
   description: string | null
   secret_ciphertext: string
+  previous_secret_ciphertext: string | null
+  previous_secret_expires_at_ms: number | null
   created: number
 }
+
+const previousOfRow = (r: Row): Previous | null =>
+  r.previous_secret_ciphertext === null || r.previous_secret_expires_at_ms === null
+    ? null
+    : { sealed: r.previous_secret_ciphertext, expiresAtMs: r.previous_secret_expires_at_ms }
 
 const fromRow = (r: Row): WebhookEndpoint => ({
   id: r.id,
@@ -151,6 +191,21 @@ export const makeSql = Effect.gen(function* () {
       Effect.flatMap(select(tenant, id), (r) =>
         box.open(r.secret_ciphertext, sealContext(r.account_id, r.id))
       ),
+    secrets: (tenant, id, nowMs) =>
+      Effect.flatMap(select(tenant, id), (r) =>
+        Effect.forEach(validSealed(r.secret_ciphertext, previousOfRow(r), nowMs), (sealed) =>
+          box.open(sealed, sealContext(r.account_id, r.id))
+        )
+      ),
+    // One statement: the right-hand sides read the row as it was, so the old current
+    // secret becomes the previous one atomically.
+    rollSecret: (tenant, id, roll) =>
+      sql<Row>`UPDATE webhook_endpoints SET
+          previous_secret_ciphertext = secret_ciphertext,
+          previous_secret_expires_at_ms = ${roll.previousExpiresAtMs},
+          secret_ciphertext = ${box.seal(roll.secret, sealContext(tenant.accountId, id))}
+        WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${id}
+        RETURNING *`.pipe(SqlSupport.orStorageError, Effect.flatMap(one(id)), Effect.map(fromRow)),
     subscribedTo: (tenant, type) =>
       sql<Row>`SELECT * FROM webhook_endpoints
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND status = 'enabled'
@@ -168,6 +223,7 @@ const ATTEMPTS = "webhook_delivery_attempts"
 
 interface Stored extends WebhookEndpoint {
   readonly sealed: string
+  readonly previous: Previous | null
 }
 
 /** The in-memory implementation. */
@@ -182,7 +238,7 @@ export const makeMemory = Effect.gen(function* () {
       ? Effect.succeed(e)
       : Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id }))
   }
-  const visible = ({ sealed: _, ...e }: Stored): WebhookEndpoint => e
+  const visible = ({ sealed: _, previous: __, ...e }: Stored): WebhookEndpoint => e
   const service: WebhookEndpointRepositoryService = {
     create: (e) =>
       store.write((w) => {
@@ -191,7 +247,8 @@ export const makeMemory = Effect.gen(function* () {
         }
         const stored: Stored = {
           ...strip(e),
-          sealed: box.seal(e.secret, sealContext(e.accountId, e.id))
+          sealed: box.seal(e.secret, sealContext(e.accountId, e.id)),
+          previous: null
         }
         w.put(TABLE, key(e.accountId, e.id), stored)
         return Effect.succeed(strip(e))
@@ -239,6 +296,24 @@ export const makeMemory = Effect.gen(function* () {
     secret: (tenant, id) =>
       Effect.flatMap(Effect.flatten(store.read(() => find(tenant, id))), (e) =>
         box.open(e.sealed, sealContext(e.accountId, e.id))
+      ),
+    secrets: (tenant, id, nowMs) =>
+      Effect.flatMap(Effect.flatten(store.read(() => find(tenant, id))), (e) =>
+        Effect.forEach(validSealed(e.sealed, e.previous, nowMs), (sealed) =>
+          box.open(sealed, sealContext(e.accountId, e.id))
+        )
+      ),
+    rollSecret: (tenant, id, roll) =>
+      store.write((w) =>
+        Effect.map(find(tenant, id), (e) => {
+          const rolled: Stored = {
+            ...e,
+            sealed: box.seal(roll.secret, sealContext(e.accountId, e.id)),
+            previous: { sealed: e.sealed, expiresAtMs: roll.previousExpiresAtMs }
+          }
+          w.put(TABLE, key(tenant.accountId, id), rolled)
+          return visible(rolled)
+        })
       ),
     subscribedTo: (tenant, type) =>
       store.read(() =>

@@ -61,6 +61,7 @@ export {
 } from "./WebhookDeliveryRepository.js"
 export {
   type NewWebhookEndpoint,
+  type SecretRoll,
   type WebhookEndpoint,
   type WebhookEndpointPatch,
   WebhookEndpointRepository,

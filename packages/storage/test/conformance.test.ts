@@ -872,6 +872,63 @@ for (const store of stores) {
           })
       )
 
+      it.effect(
+        "rolling a secret keeps the replaced one valid until its expiry, in this tenant only",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const endpoint = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://localhost:4242/hook",
+              enabledEvents: ["*"],
+              status: "enabled",
+              description: null,
+              created: T0,
+              secret: "whsec_dev_first"
+            })
+            const now = 1_800_000_000_000
+            expect(yield* endpoints.secrets(test, endpoint.id, now)).toEqual(["whsec_dev_first"])
+            const rolled = yield* endpoints.rollSecret(test, endpoint.id, {
+              secret: "whsec_dev_second",
+              previousExpiresAtMs: now + 1000
+            })
+            expect(rolled).toEqual(endpoint)
+            expect(yield* endpoints.secret(test, endpoint.id)).toBe("whsec_dev_second")
+            expect(yield* endpoints.secrets(test, endpoint.id, now)).toEqual([
+              "whsec_dev_second",
+              "whsec_dev_first"
+            ])
+            expect(yield* endpoints.secrets(test, endpoint.id, now + 1000)).toEqual([
+              "whsec_dev_second"
+            ])
+            // A second roll replaces the previous secret: never more than two.
+            yield* endpoints.rollSecret(test, endpoint.id, {
+              secret: "whsec_dev_third",
+              previousExpiresAtMs: now + 2000
+            })
+            expect(yield* endpoints.secrets(test, endpoint.id, now)).toEqual([
+              "whsec_dev_third",
+              "whsec_dev_second"
+            ])
+            // An update keeps the secrets.
+            yield* endpoints.update(test, endpoint.id, { status: "disabled" })
+            expect(yield* endpoints.secrets(test, endpoint.id, now)).toHaveLength(2)
+            const otherMode = yield* Effect.either(
+              endpoints.rollSecret(live, endpoint.id, {
+                secret: "whsec_prod_x",
+                previousExpiresAtMs: now
+              })
+            )
+            expect(Either.isLeft(otherMode) && otherMode.left._tag).toBe("RecordNotFound")
+            expect((yield* Effect.either(endpoints.secrets(live, endpoint.id, now)))._tag).toBe(
+              "Left"
+            )
+          })
+      )
+
       it.effect("API keys are stored hashed and found by the full key", () =>
         Effect.gen(function* () {
           const { test } = yield* freshAccount

@@ -34,7 +34,10 @@ for (const store of sqlStores) {
           const sql = yield* PgClient.PgClient
           const applied = yield* sql<{ migration_id: number; name: string }>`
           SELECT migration_id, name FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
-          expect(applied.map((m) => [m.migration_id, m.name])).toEqual([[1, "init"]])
+          expect(applied.map((m) => [m.migration_id, m.name])).toEqual([
+            [1, "init"],
+            [2, "webhook_secret_roll"]
+          ])
           expect(yield* Migrations.migrate).toEqual([])
         })
       )

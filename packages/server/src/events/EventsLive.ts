@@ -1,13 +1,93 @@
-// PLACEHOLDER (replaced before landing): the events group's handlers.
+/**
+ * Handlers of the events group (decisions §8): the account's events newest first (by type
+ * and creation time), one event, and resending one — a delivery to every enabled endpoint
+ * subscribed to its type, queued in one transaction with the stored idempotent response.
+ */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { ApiError, CurrentKey, Event } from "@levy/api"
+import {
+  EventRepository,
+  type Tenant,
+  Transactions,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository
+} from "@levy/storage"
 import { Effect } from "effect"
+import { tenantOf, unavailable } from "../feeConfigs/Config.js"
+import * as Idempotency from "../http/Idempotency.js"
 import { ServerApi } from "../ServerApi.js"
+import { toWire } from "./EventWire.js"
+import * as Paging from "./Paging.js"
+
+const URL_PATH = "/v1/events"
+
+const notFound = (id: string) =>
+  new ApiError.NotFoundError({ message: `No such event: '${id}'`, param: "id" })
 
 export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("list", () => Effect.dieMessage("not implemented"))
-      .handle("retrieve", () => Effect.dieMessage("not implemented"))
-      .handle("resend", () => Effect.dieMessage("not implemented"))
-  )
+  Effect.gen(function* () {
+    const events = yield* EventRepository
+    const endpoints = yield* WebhookEndpointRepository
+    const deliveries = yield* WebhookDeliveryRepository
+    const transactions = yield* Transactions
+
+    const find = (tenant: Tenant.Tenant, id: string) =>
+      events.get(tenant, id).pipe(
+        Effect.catchTags({
+          RecordNotFound: () => Effect.fail(notFound(id)),
+          StorageError: unavailable
+        })
+      )
+
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const tenant = tenantOf(yield* CurrentKey.CurrentKey)
+          return yield* Paging.respond(
+            urlParams,
+            URL_PATH,
+            events.list(tenant, { ...Paging.pageRequest(urlParams), type: urlParams.type }),
+            toWire
+          )
+        })
+      )
+      .handle("retrieve", ({ path }) =>
+        Effect.gen(function* () {
+          const tenant = tenantOf(yield* CurrentKey.CurrentKey)
+          return yield* Effect.flatMap(find(tenant, path.id), toWire)
+        })
+      )
+      .handle("resend", ({ path }) =>
+        Effect.gen(function* () {
+          const tenant = tenantOf(yield* CurrentKey.CurrentKey)
+          return yield* transactions
+            .run(
+              Effect.gen(function* () {
+                const event = yield* find(tenant, path.id)
+                const wire = yield* toWire(event)
+                const targets = yield* endpoints.subscribedTo(tenant, event.type)
+                yield* deliveries.enqueue(
+                  tenant,
+                  event.id,
+                  targets.map((e) => e.id)
+                )
+                yield* Idempotency.recordSuccess(Event.Event, wire)
+                return wire
+              })
+            )
+            .pipe(
+              Effect.catchTags({
+                // The event was just read in this transaction: an endpoint deleted meanwhile.
+                RecordNotFound: () =>
+                  Effect.fail(
+                    new ApiError.ServiceUnavailableError({
+                      message: "The webhook endpoints changed during the request; retry."
+                    })
+                  ),
+                StorageError: unavailable
+              })
+            )
+        })
+      )
+  })
 )

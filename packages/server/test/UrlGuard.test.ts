@@ -1,0 +1,159 @@
+/**
+ * The webhook URL guard (decisions §8): what each mode accepts, every internal address
+ * range refused (also IPv4-mapped and behind a name), and DNS failures as 400s.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as UrlGuard from "../src/webhookEndpoints/UrlGuard.js"
+
+const live = { livemode: true }
+const test = { livemode: false }
+
+/** A resolver that answers from a table and fails for anything else. */
+const fakeDns =
+  (table: Record<string, ReadonlyArray<string>>): UrlGuard.Lookup =>
+  async (host) => {
+    const found = table[host]
+    if (found === undefined)
+      throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: "ENOTFOUND" })
+    return found.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
+  }
+
+const DNS = fakeDns({
+  "hooks.example.com": ["93.184.216.34", "2606:2800:220:1::1"],
+  "sneaky.example.com": ["93.184.216.34", "10.1.2.3"],
+  "internal.example.com": ["fd12::1"],
+  "loop.example.com": ["127.0.0.1"],
+  "empty.example.com": [],
+  localhost: ["127.0.0.1", "::1"]
+})
+
+const refusal = (url: string, options: { readonly livemode: boolean }) =>
+  Effect.runPromise(Effect.either(UrlGuard.check(url, { ...options, lookup: DNS })))
+
+const expectRefused = async (url: string, options: { readonly livemode: boolean }) => {
+  const result = await refusal(url, options)
+  expect(Either.isLeft(result), url).toBe(true)
+  if (Either.isLeft(result)) {
+    expect(result.left).toMatchObject({ code: "url_invalid", param: "url" })
+    expect(result.left.status).toBe(400)
+  }
+  return Either.isLeft(result) ? result.left.message : ""
+}
+
+describe("UrlGuard.check", () => {
+  it("accepts public https URLs in live mode, with every resolved address", async () => {
+    const result = await Effect.runPromise(
+      UrlGuard.check("https://hooks.example.com/levy?x=1", { ...live, lookup: DNS })
+    )
+    expect(result.host).toBe("hooks.example.com")
+    expect(result.addresses.map((a) => a.address)).toEqual(["93.184.216.34", "2606:2800:220:1::1"])
+    expect(result.url.pathname).toBe("/levy")
+    const literal = await Effect.runPromise(UrlGuard.check("https://93.184.216.34/hook", live))
+    expect(literal.addresses).toEqual([{ address: "93.184.216.34", family: 4 }])
+  })
+
+  it("refuses anything but an absolute http(s) URL of at most 2048 characters", async () => {
+    for (const url of ["not a url", "/relative", "ftp://example.com/x", "file:///etc/passwd"]) {
+      await expectRefused(url, test)
+    }
+    const long = `http://localhost/${"a".repeat(2048)}`
+    expect(await expectRefused(long, test)).toContain("2048")
+    const ok = `http://localhost/${"a".repeat(2048 - "http://localhost/".length)}`
+    expect(Either.isRight(await refusal(ok, test))).toBe(true)
+  })
+
+  it("live mode: https only", async () => {
+    expect(await expectRefused("http://hooks.example.com/x", live)).toContain("https")
+    expect(Either.isRight(await refusal("http://hooks.example.com/x", test))).toBe(true)
+  })
+
+  it("live mode refuses loopback, private, link-local, CGNAT, unspecified and metadata addresses", async () => {
+    for (const url of [
+      "https://127.0.0.1/x",
+      "https://127.1/x",
+      "https://2130706433/x",
+      "https://[::1]/x",
+      "https://10.0.0.1/x",
+      "https://172.16.5.4/x",
+      "https://172.31.255.255/x",
+      "https://192.168.1.1/x",
+      "https://[fc00::1]/x",
+      "https://[fd12:3456::1]/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://169.254.1.1/x",
+      "https://[fe80::1]/x",
+      "https://[fd00:ec2::254]/x",
+      "https://100.64.0.1/x",
+      "https://100.127.255.254/x",
+      "https://0.0.0.0/x",
+      "https://[::]/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://[::ffff:10.0.0.1]/x",
+      "https://[::ffff:169.254.169.254]/x"
+    ]) {
+      await expectRefused(url, live)
+    }
+    expect(await expectRefused("https://169.254.169.254/", live)).toContain("metadata")
+  })
+
+  it("neighbours of the refused ranges are public", async () => {
+    for (const url of [
+      "https://172.32.0.1/x",
+      "https://172.15.255.255/x",
+      "https://100.128.0.1/x",
+      "https://11.0.0.1/x",
+      "https://[2001:db8::1]/x"
+    ]) {
+      expect(Either.isRight(await refusal(url, live)), url).toBe(true)
+    }
+  })
+
+  it("refuses a name when any address it resolves to is internal", async () => {
+    expect(await expectRefused("https://sneaky.example.com/x", live)).toContain("10.1.2.3")
+    await expectRefused("https://internal.example.com/x", live)
+    await expectRefused("https://loop.example.com/x", live)
+    // The real resolver: localhost is loopback.
+    const real = await Effect.runPromise(
+      Effect.either(UrlGuard.check("https://localhost/hook", live))
+    )
+    expect(Either.isLeft(real) && real.left).toMatchObject({ code: "url_invalid", param: "url" })
+  })
+
+  it("test mode allows http and loopback, never private, link-local or metadata", async () => {
+    for (const url of [
+      "http://localhost:4242/hook",
+      "http://127.0.0.1:4242/hook",
+      "http://[::1]:4242/hook",
+      "http://loop.example.com/hook"
+    ]) {
+      const result = await Effect.runPromise(
+        Effect.either(
+          UrlGuard.check(url, {
+            ...test,
+            lookup: url.includes("localhost") ? UrlGuard.systemLookup : DNS
+          })
+        )
+      )
+      expect(Either.isRight(result), url).toBe(true)
+    }
+    for (const url of [
+      "http://10.0.0.1/x",
+      "http://192.168.0.10/x",
+      "http://169.254.169.254/x",
+      "http://[fe80::1]/x",
+      "http://[::ffff:192.168.0.1]/x",
+      "http://100.64.0.1/x",
+      "http://internal.example.com/x"
+    ]) {
+      await expectRefused(url, test)
+    }
+  })
+
+  it("a name that does not resolve, or to nothing, is a 400 saying so", async () => {
+    expect(await expectRefused("https://nowhere.example.com/x", live)).toContain(
+      "could not be resolved"
+    )
+    expect(await expectRefused("https://empty.example.com/x", live)).toContain("no address")
+  })
+})
