@@ -220,16 +220,12 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
           const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
-          const request = yield* Listing.pageRequest(urlParams)
-          const page = yield* charges
-            .list(tenant, { ...request, customer: urlParams.customer })
-            .pipe(
-              Effect.catchTags({
-                RecordNotFound: Listing.unknownCursor(urlParams),
-                StorageError: Config.unavailable
-              })
-            )
-          return Listing.toList(page, ChargeWire.toWire, URL_PATH)
+          return yield* Listing.respond(
+            urlParams,
+            URL_PATH,
+            (request) => charges.list(tenant, { ...request, customer: urlParams.customer }),
+            (charge) => Effect.succeed(ChargeWire.toWire(charge))
+          )
         })
       )
   })

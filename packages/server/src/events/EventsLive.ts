@@ -15,9 +15,9 @@ import {
 import { Effect } from "effect"
 import { tenantOf, unavailable } from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
+import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
 import { toWire } from "./EventWire.js"
-import * as Paging from "./Paging.js"
 
 const URL_PATH = "/v1/events"
 
@@ -43,10 +43,10 @@ export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
           const tenant = tenantOf(yield* CurrentKey.CurrentKey)
-          return yield* Paging.respond(
+          return yield* Listing.respond(
             urlParams,
             URL_PATH,
-            events.list(tenant, { ...Paging.pageRequest(urlParams), type: urlParams.type }),
+            (request) => events.list(tenant, { ...request, type: urlParams.type }),
             toWire
           )
         })

@@ -1,10 +1,12 @@
 /**
- * The list endpoints' shared plumbing: query parameters → a storage page request, a stored
- * page → the wire list, and an unknown cursor → a 400 naming it.
+ * The list endpoints' shared plumbing: a list's query parameters as a storage page request,
+ * and the store's answer as the wire list. Both cursors at once or an unknown cursor is the
+ * caller's mistake (400 naming it), a store failure a 503.
  */
 import { ApiError, List } from "@levy/api"
-import type { Page, RecordNotFound } from "@levy/storage"
+import type { Page, RecordNotFound, StorageError } from "@levy/storage"
 import { Effect } from "effect"
+import { unavailable } from "../feeConfigs/Config.js"
 
 /** The pagination and creation-time parameters every list takes. */
 export interface ListQuery {
@@ -17,35 +19,54 @@ export interface ListQuery {
   readonly "created[lt]"?: number | undefined
 }
 
-/** The storage request of a list query; both cursors at once is a 400. */
-export const pageRequest = (query: ListQuery) =>
-  query.starting_after !== undefined && query.ending_before !== undefined
-    ? Effect.fail(
-        new ApiError.InvalidRequestError({
-          param: "ending_before",
-          message: "Use starting_after or ending_before, not both."
-        })
-      )
-    : Effect.succeed<Page.PageRequest>({
-        limit: query.limit,
-        startingAfter: query.starting_after,
-        endingBefore: query.ending_before,
-        created: {
-          gte: query["created[gte]"],
-          gt: query["created[gt]"],
-          lte: query["created[lte]"],
-          lt: query["created[lt]"]
-        }
-      })
+const pageRequest = (query: ListQuery): Page.PageRequest => ({
+  limit: query.limit,
+  startingAfter: query.starting_after,
+  endingBefore: query.ending_before,
+  created: {
+    gte: query["created[gte]"],
+    gt: query["created[gt]"],
+    lte: query["created[lte]"],
+    lt: query["created[lt]"]
+  }
+})
 
-/** A list's cursor named an object that is not in this account and mode. */
-export const unknownCursor = (query: ListQuery) => (error: RecordNotFound) =>
-  new ApiError.InvalidRequestError({
+/** The 400 for a cursor that names no record of this list. */
+const unknownCursor = (query: ListQuery) => {
+  const param = query.starting_after !== undefined ? "starting_after" : "ending_before"
+  const id = query.starting_after ?? query.ending_before ?? ""
+  return new ApiError.InvalidRequestError({
     code: "resource_missing",
-    param: query.starting_after !== undefined ? "starting_after" : "ending_before",
-    message: `No such ${error.entity}: '${error.id}' (the list's cursor).`
+    param,
+    message: `No such object for ${param}: '${id}'`
   })
+}
 
-/** The wire list of a stored page. */
-export const toList = <S, A>(page: Page.Page<S>, toWire: (stored: S) => A, url: string) =>
-  List.make(page.data.map(toWire), page.hasMore, url)
+const bothCursors = new ApiError.InvalidRequestError({
+  param: "ending_before",
+  message: "Use starting_after or ending_before, not both."
+})
+
+/**
+ * Runs a storage list for the query's page and answers the wire list at `url`, each item
+ * mapped by `toWire`.
+ */
+export const respond = <A, B, E, R>(
+  query: ListQuery,
+  url: string,
+  list: (request: Page.PageRequest) => Effect.Effect<Page.Page<A>, RecordNotFound | StorageError>,
+  toWire: (item: A) => Effect.Effect<B, E, R>
+) =>
+  query.starting_after !== undefined && query.ending_before !== undefined
+    ? Effect.fail(bothCursors)
+    : list(pageRequest(query)).pipe(
+        Effect.catchTags({
+          RecordNotFound: () => Effect.fail(unknownCursor(query)),
+          StorageError: unavailable
+        }),
+        Effect.flatMap((page) =>
+          Effect.map(Effect.forEach(page.data, toWire), (data) =>
+            List.make(data, page.hasMore, url)
+          )
+        )
+      )

@@ -16,9 +16,9 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Clock, Effect, type Schema } from "effect"
-import * as Paging from "../events/Paging.js"
 import { tenantOf, unavailable } from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
+import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
 import * as Secrets from "./Secrets.js"
 import * as UrlGuard from "./UrlGuard.js"
@@ -105,10 +105,10 @@ export const WebhookEndpointsLive = HttpApiBuilder.group(
         .handle("list", ({ urlParams }) =>
           Effect.gen(function* () {
             const tenant = yield* currentTenant
-            return yield* Paging.respond(
+            return yield* Listing.respond(
               urlParams,
               URL_PATH,
-              repo.list(tenant, Paging.pageRequest(urlParams)),
+              (request) => repo.list(tenant, request),
               (e) => Effect.succeed(Wire.endpoint(e))
             )
           })
@@ -167,10 +167,10 @@ export const WebhookEndpointsLive = HttpApiBuilder.group(
           Effect.gen(function* () {
             const tenant = yield* currentTenant
             yield* repo.get(tenant, path.id).pipe(Effect.catchTags(endpointFailures(path.id)))
-            return yield* Paging.respond(
+            return yield* Listing.respond(
               urlParams,
               `${URL_PATH}/${path.id}/deliveries`,
-              deliveries.list(tenant, { ...Paging.pageRequest(urlParams), endpoint: path.id }),
+              (request) => deliveries.list(tenant, { ...request, endpoint: path.id }),
               deliveryWire(tenant)
             )
           })
