@@ -106,6 +106,12 @@ export interface ChargeFilter {
   readonly customer?: string | undefined
 }
 
+/** Dispute list filters beyond the page. */
+export interface DisputeFilter {
+  readonly charge?: string | undefined
+  readonly status?: Dispute["status"] | undefined
+}
+
 /** Charges, refunds and disputes. */
 export interface ChargeRepositoryService {
   readonly insert: (charge: NewCharge) => Effect.Effect<Charge, DuplicateRecord | StorageError>
@@ -159,7 +165,7 @@ export interface ChargeRepositoryService {
   ) => Effect.Effect<Dispute, RecordNotFound | StorageError>
   readonly listDisputes: (
     tenant: Tenant,
-    request: Page.PageRequest & { readonly charge?: string | undefined }
+    request: Page.PageRequest & DisputeFilter
   ) => Effect.Effect<Page.Page<Dispute>, RecordNotFound | StorageError>
 }
 
@@ -436,7 +442,10 @@ export const makeSql = Effect.gen(function* () {
         entity: "dispute",
         tenant,
         request,
-        filters: request.charge !== undefined ? [sql`charge_id = ${request.charge}`] : [],
+        filters: [
+          ...(request.charge !== undefined ? [sql`charge_id = ${request.charge}`] : []),
+          ...(request.status !== undefined ? [sql`status = ${request.status}`] : [])
+        ],
         decode: disputeFromRow
       })
   }
@@ -574,7 +583,9 @@ export const makeMemory = Effect.gen(function* () {
         "dispute",
         tenant,
         request,
-        (d) => request.charge === undefined || d.chargeId === request.charge
+        (d) =>
+          (request.charge === undefined || d.chargeId === request.charge) &&
+          (request.status === undefined || d.status === request.status)
       )
   }
   return service

@@ -16,6 +16,7 @@ export {
   type ChargeRepositoryService,
   type ChargeWrite,
   type Dispute,
+  type DisputeFilter,
   type NewCharge,
   type Refund
 } from "./ChargeRepository.js"

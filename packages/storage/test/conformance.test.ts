@@ -768,6 +768,46 @@ for (const store of stores) {
           })
       )
 
+      it.effect("disputes list by status and by charge, paging within the filter", () =>
+        Effect.gen(function* () {
+          const { test, live } = yield* freshAccount
+          const charges = yield* ChargeRepository
+          const first = yield* charges.insert(newCharge(test))
+          const second = yield* charges.insert(newCharge(test))
+          const open = (charge: Charge, at: number) =>
+            charges.openDispute({
+              id: nextId("dp"),
+              accountId: test.accountId,
+              livemode: false,
+              chargeId: charge.id,
+              amount: charge.totalAmount,
+              status: "needs_response",
+              reason: "general",
+              created: at,
+              updated: at
+            })
+          const a = yield* open(first, T0 + 1)
+          const b = yield* open(second, T0 + 2)
+          const c = yield* open(first, T0 + 3)
+          yield* charges.updateDispute(test, b.id, "lost", T0 + 4)
+          const byStatus = (status: "needs_response" | "won" | "lost", more = {}) =>
+            Effect.map(charges.listDisputes(test, { status, ...more }), (p) => ids(p.data))
+          expect(yield* byStatus("needs_response")).toEqual([c.id, a.id])
+          expect(yield* byStatus("lost")).toEqual([b.id])
+          expect(yield* byStatus("won")).toEqual([])
+          expect(yield* byStatus("lost", { charge: first.id })).toEqual([])
+          const page = yield* charges.listDisputes(test, { status: "needs_response", limit: 1 })
+          expect([ids(page.data), page.hasMore]).toEqual([[c.id], true])
+          const next = yield* charges.listDisputes(test, {
+            status: "needs_response",
+            limit: 1,
+            startingAfter: c.id
+          })
+          expect([ids(next.data), next.hasMore]).toEqual([[a.id], false])
+          expect((yield* charges.listDisputes(live, { status: "needs_response" })).data).toEqual([])
+        })
+      )
+
       it.effect(
         "webhook endpoints: update, disable, delete with their deliveries; events by type",
         () =>
