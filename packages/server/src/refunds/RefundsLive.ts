@@ -1,13 +1,147 @@
-// PLACEHOLDER (replaced before landing): the refunds group's handlers.
+/**
+ * The refunds group (decisions §4): refund part or all of a charge, retrieve one refund,
+ * list them. A refund, the charge it changes, its `charge.refunded` event and the stored
+ * idempotency response commit in one transaction; the refund is planned inside it, from
+ * the charge as it stands there (`RefundPlan`), and the store refuses again anything larger
+ * than what is left, so concurrent refunds never give back more than was charged.
+ */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { ApiError, CurrentKey, List, Refund } from "@levy/api"
+import {
+  type Charge,
+  ChargeRepository,
+  EventRepository,
+  Ids,
+  type Tenant,
+  Transactions
+} from "@levy/storage"
 import { Effect } from "effect"
+import * as ChargeWire from "../charges/ChargeWire.js"
+import * as Config from "../feeConfigs/Config.js"
+import * as Idempotency from "../http/Idempotency.js"
 import { ServerApi } from "../ServerApi.js"
+import { currenciesOf, currencyIn } from "./ChargeCurrencies.js"
+import * as PageQuery from "./PageQuery.js"
+import * as RefundPlan from "./RefundPlan.js"
+import * as RefundWire from "./RefundWire.js"
+
+const URL_PATH = "/v1/refunds"
+
+const now = () => Math.floor(Date.now() / 1000)
+
+const noSuchCharge = (id: string) =>
+  new ApiError.NotFoundError({ message: `No such charge: '${id}'`, param: "charge" })
+
+/** The store refused the refund as too large: another refund got there first. */
+const tooLarge = (chargeId: string) =>
+  new ApiError.InvalidRequestError({
+    code: "amount_too_large",
+    message: `The refund is more than what is left to refund of charge ${chargeId}.`,
+    param: "amount"
+  })
 
 export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("create", () => Effect.dieMessage("not implemented"))
-      .handle("retrieve", () => Effect.dieMessage("not implemented"))
-      .handle("list", () => Effect.dieMessage("not implemented"))
-  )
+  Effect.gen(function* () {
+    const charges = yield* ChargeRepository
+    const events = yield* EventRepository
+    const transactions = yield* Transactions
+    const ids = yield* Ids
+
+    /** The charge of the tenant; another account's or mode's is a 404 on `charge`. */
+    const chargeOf = (tenant: Tenant.Tenant, id: string) =>
+      charges
+        .get(tenant, id)
+        .pipe(Effect.catchTag("RecordNotFound", () => Effect.fail(noSuchCharge(id))))
+
+    /** The `charge.refunded` event: the charge as it is after the refund. */
+    const refundedEvent = (charge: Charge, created: number) =>
+      Effect.gen(function* () {
+        yield* events
+          .insert({
+            id: yield* ids.make("evt"),
+            accountId: charge.accountId,
+            livemode: charge.livemode,
+            type: "charge.refunded",
+            data: { object: Config.toJson(ChargeWire.toWire(charge)) },
+            request: null,
+            created
+          })
+          .pipe(Effect.catchTag("DuplicateRecord", Effect.die))
+      })
+
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const id = yield* ids.make("re")
+          return yield* transactions.run(
+            Effect.gen(function* () {
+              const charge = yield* chargeOf(tenant, payload.charge)
+              const { base, fee } = yield* RefundPlan.plan(charge, payload)
+              const created = now()
+              const done = yield* charges.refund({
+                id,
+                accountId: tenant.accountId,
+                livemode: tenant.livemode,
+                chargeId: charge.id,
+                amount: base + fee,
+                feeAmount: fee,
+                reason: payload.reason ?? null,
+                status: "succeeded",
+                created,
+                metadata: {}
+              })
+              yield* refundedEvent(done.charge, created)
+              const wire = RefundWire.toWire(done.refund, done.charge.currency)
+              yield* Idempotency.recordSuccess(Refund.Refund, wire)
+              return wire
+            })
+          )
+        }).pipe(
+          Effect.catchTags({
+            RecordNotFound: (e) => Effect.fail(noSuchCharge(e.id)),
+            RefundTooLarge: (e) => Effect.fail(tooLarge(e.chargeId)),
+            DuplicateRecord: Effect.die,
+            StorageError: Config.unavailable
+          })
+        )
+      )
+      .handle("retrieve", ({ path }) =>
+        Effect.gen(function* () {
+          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const refund = yield* charges.getRefund(tenant, path.id)
+          const currencies = yield* currenciesOf(tenant, [refund.chargeId])
+          return RefundWire.toWire(refund, currencyIn(currencies, refund.chargeId))
+        }).pipe(
+          Effect.provideService(ChargeRepository, charges),
+          Effect.catchTags({
+            RecordNotFound: () =>
+              Effect.fail(
+                new ApiError.NotFoundError({ message: `No such refund: '${path.id}'`, param: "id" })
+              ),
+            StorageError: Config.unavailable
+          })
+        )
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const request = yield* PageQuery.toPageRequest(urlParams)
+          const page = yield* charges
+            .listRefunds(tenant, { ...request, charge: urlParams.charge })
+            .pipe(Effect.catchTag("RecordNotFound", PageQuery.unknownCursor(urlParams)))
+          const currencies = yield* currenciesOf(
+            tenant,
+            page.data.map((r) => r.chargeId)
+          )
+          const data = page.data.map((r) =>
+            RefundWire.toWire(r, currencyIn(currencies, r.chargeId))
+          )
+          return List.make(data, page.hasMore, URL_PATH)
+        }).pipe(
+          Effect.provideService(ChargeRepository, charges),
+          Effect.catchTag("StorageError", Config.unavailable)
+        )
+      )
+  })
 )
