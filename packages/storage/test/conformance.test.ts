@@ -768,6 +768,42 @@ for (const store of stores) {
           })
       )
 
+      it.effect("a refund planned on stale refunded amounts is refused and changes nothing", () =>
+        Effect.gen(function* () {
+          const { test } = yield* freshAccount
+          const charges = yield* ChargeRepository
+          const charge = yield* charges.insert(newCharge(test))
+          const refund = (amount: number, feeAmount: number) => ({
+            id: nextId("re"),
+            accountId: test.accountId,
+            livemode: false,
+            chargeId: charge.id,
+            amount,
+            feeAmount,
+            reason: null,
+            status: "succeeded",
+            created: T0 + 1,
+            metadata: {}
+          })
+          const untouched = { amountRefunded: 0, feeRefunded: 0 }
+          const first = yield* charges.refund(refund(5_160, 160), untouched)
+          expect(first.charge).toMatchObject({ amountRefunded: 5_160, feeRefunded: 160 })
+          const stale = refund(5_160, 160)
+          const refused = yield* Effect.either(charges.refund(stale, untouched))
+          expect(Either.isLeft(refused) && refused.left).toMatchObject({
+            _tag: "StaleCharge",
+            chargeId: charge.id
+          })
+          expect(yield* charges.get(test, charge.id)).toEqual(first.charge)
+          expect((yield* Effect.either(charges.getRefund(test, stale.id)))._tag).toBe("Left")
+          const fresh = yield* charges.refund(stale, {
+            amountRefunded: 5_160,
+            feeRefunded: 160
+          })
+          expect(fresh.charge).toMatchObject({ amountRefunded: 10_320, refunded: true })
+        })
+      )
+
       it.effect("disputes list by status and by charge, paging within the filter", () =>
         Effect.gen(function* () {
           const { test, live } = yield* freshAccount
