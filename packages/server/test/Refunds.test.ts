@@ -143,6 +143,30 @@ describe.each(stores)("refunds on the $name store", ({ layer, skip }) => {
     }
   )
 
+  it.skipIf(skip)(
+    "refunds racing on one charge give back exactly the charge, fee included",
+    async () => {
+      const charge = await seed(TEST, { amount: 1_000, convenienceFee: 59 })
+      // Seven refunds of 143 at once: only seven fit (7 × 143 = 1001 > 1000 fails the last),
+      // so six succeed and the seventh may be too large, whatever the interleaving.
+      const replies = await Promise.all(
+        Array.from({ length: 7 }, () => refund({ charge, amount: 143 }))
+      )
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 400])
+      const rest = await refundOk({ charge })
+      expect(rest.amount).toBe(1_000 - 6 * 143)
+      const all = await get(`/v1/refunds?charge=${charge}&limit=100`)
+      const data = (all.body as WireList).data
+      expect(data.reduce((sum, r) => sum + r.amount, 0)).toBe(1_000)
+      expect(data.reduce((sum, r) => sum + r.convenienceFee, 0)).toBe(59)
+      expect(await stored(charge)).toMatchObject({
+        amountRefunded: 1_059,
+        feeRefunded: 59,
+        refunded: true
+      })
+    }
+  )
+
   it.skipIf(skip)("a partial refund left unfinished keeps the floored fee", async () => {
     const charge = await seed(TEST, { amount: 999, convenienceFee: 59 })
     const r = await refundOk({ charge, amount: 500 })

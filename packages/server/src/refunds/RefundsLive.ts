@@ -2,8 +2,9 @@
  * The refunds group (decisions §4): refund part or all of a charge, retrieve one refund,
  * list them. A refund, the charge it changes, its `charge.refunded` event and the stored
  * idempotency response commit in one transaction; the refund is planned inside it, from
- * the charge as it stands there (`RefundPlan`), and the store refuses again anything larger
- * than what is left, so concurrent refunds never give back more than was charged.
+ * the charge as it stands there (`RefundPlan`), and the store writes it only if no other
+ * refund of the charge committed since (else it is planned again), so concurrent refunds
+ * never give back more than was charged nor keep a cent of the fee.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, CurrentKey, List, Refund } from "@levy/api"
@@ -40,6 +41,15 @@ const tooLarge = (chargeId: string) =>
     param: "amount"
   })
 
+/** How often a refund is planned again; each time means another refund of its charge committed first. */
+const STALE_RETRIES = 10
+
+/** Refunds of one charge kept racing this one: the caller may simply retry. */
+const contended = (chargeId: string) =>
+  new ApiError.ServiceUnavailableError({
+    message: `Charge ${chargeId} is being refunded by other requests at the same time; retry.`
+  })
+
 export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers) =>
   Effect.gen(function* () {
     const charges = yield* ChargeRepository
@@ -74,33 +84,42 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
         Effect.gen(function* () {
           const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
           const id = yield* ids.make("re")
-          return yield* transactions.run(
-            Effect.gen(function* () {
-              const charge = yield* chargeOf(tenant, payload.charge)
-              const { base, fee } = yield* RefundPlan.plan(charge, payload)
-              const created = now()
-              const done = yield* charges.refund({
-                id,
-                accountId: tenant.accountId,
-                livemode: tenant.livemode,
-                chargeId: charge.id,
-                amount: base + fee,
-                feeAmount: fee,
-                reason: payload.reason ?? null,
-                status: "succeeded",
-                created,
-                metadata: {}
+          return yield* transactions
+            .run(
+              Effect.gen(function* () {
+                const charge = yield* chargeOf(tenant, payload.charge)
+                const { base, fee } = yield* RefundPlan.plan(charge, payload)
+                const created = now()
+                const done = yield* charges.refund(
+                  {
+                    id,
+                    accountId: tenant.accountId,
+                    livemode: tenant.livemode,
+                    chargeId: charge.id,
+                    amount: base + fee,
+                    feeAmount: fee,
+                    reason: payload.reason ?? null,
+                    status: "succeeded",
+                    created,
+                    metadata: {}
+                  },
+                  { amountRefunded: charge.amountRefunded, feeRefunded: charge.feeRefunded }
+                )
+                yield* refundedEvent(done.charge, created)
+                const wire = RefundWire.toWire(done.refund, done.charge.currency)
+                yield* Idempotency.recordSuccess(Refund.Refund, wire)
+                return wire
               })
-              yield* refundedEvent(done.charge, created)
-              const wire = RefundWire.toWire(done.refund, done.charge.currency)
-              yield* Idempotency.recordSuccess(Refund.Refund, wire)
-              return wire
-            })
-          )
+            )
+            .pipe(
+              // Another refund of the charge committed between our read and our write: plan again.
+              Effect.retry({ while: (e) => e._tag === "StaleCharge", times: STALE_RETRIES })
+            )
         }).pipe(
           Effect.catchTags({
             RecordNotFound: (e) => Effect.fail(noSuchCharge(e.id)),
             RefundTooLarge: (e) => Effect.fail(tooLarge(e.chargeId)),
+            StaleCharge: (e) => Effect.fail(contended(e.chargeId)),
             DuplicateRecord: Effect.die,
             StorageError: Config.unavailable
           })
