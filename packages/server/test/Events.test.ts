@@ -37,7 +37,7 @@ const TYPES = [
 ] as const
 
 for (const kind of stores) {
-  describe.skipIf(kind.skip)(`events over HTTP (${kind.name})`, () => {
+  describe(`events over HTTP (${kind.name})`, () => {
     let server: Running
     let store: TestStore
     /** The test-mode events of acct_1, newest first. */

@@ -39,7 +39,7 @@ interface ListBody<A> {
 }
 
 for (const kind of stores) {
-  describe.skipIf(kind.skip)(`webhook endpoints over HTTP (${kind.name})`, () => {
+  describe(`webhook endpoints over HTTP (${kind.name})`, () => {
     let server: Running
     let store: TestStore
 
@@ -354,26 +354,25 @@ for (const kind of stores) {
       ).toBe(404)
     })
 
-    it.skipIf(kind.name !== "postgres")(
-      "the stored row holds no secret in plain text",
-      async () => {
-        const created = await create({ url: HOOK, enabledEvents: ["*"] })
-        const rolled = (await request("POST", `/v1/webhook-endpoints/${created.id}/roll-secret`))
-          .body as EndpointBody
-        const sql = Option.getOrThrow(store.sql)
-        const rows = await store.runtime.runPromise(
-          sql.unsafe("SELECT * FROM webhook_endpoints WHERE id = $1", [created.id])
-        )
-        expect(rows).toHaveLength(1)
-        const raw = JSON.stringify(rows)
-        const hex = (s: string) => s.slice(s.lastIndexOf("_") + 1)
-        for (const secret of [created.secret!, rolled.secret!]) {
-          expect(raw).not.toContain(secret)
-          expect(raw).not.toContain(hex(secret))
-        }
-        expect(rows[0]!.secret_ciphertext).toMatch(/^v1\./)
-        expect(rows[0]!.previous_secret_ciphertext).toMatch(/^v1\./)
+    // Only PostgreSQL stores rows one can read raw.
+    const onPostgres = kind.name === "postgres" ? it : () => undefined
+    onPostgres("the stored row holds no secret in plain text", async () => {
+      const created = await create({ url: HOOK, enabledEvents: ["*"] })
+      const rolled = (await request("POST", `/v1/webhook-endpoints/${created.id}/roll-secret`))
+        .body as EndpointBody
+      const sql = Option.getOrThrow(store.sql)
+      const rows = await store.runtime.runPromise(
+        sql.unsafe("SELECT * FROM webhook_endpoints WHERE id = $1", [created.id])
+      )
+      expect(rows).toHaveLength(1)
+      const raw = JSON.stringify(rows)
+      const hex = (s: string) => s.slice(s.lastIndexOf("_") + 1)
+      for (const secret of [created.secret!, rolled.secret!]) {
+        expect(raw).not.toContain(secret)
+        expect(raw).not.toContain(hex(secret))
       }
-    )
+      expect(rows[0]!.secret_ciphertext).toMatch(/^v1\./)
+      expect(rows[0]!.previous_secret_ciphertext).toMatch(/^v1\./)
+    })
   })
 }

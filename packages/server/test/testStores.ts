@@ -54,12 +54,10 @@ const open = async (
 export const stores = [
   {
     name: "memory",
-    skip: false,
     open: (accounts: ReadonlyArray<string>) => open(memoryLayer, accounts)
   },
   {
     name: "postgres",
-    skip: false,
     open: (accounts: ReadonlyArray<string>) => open(postgresLayer, accounts)
   }
 ] as const

@@ -14,6 +14,7 @@ import {
   DuplicateRecord,
   RecordNotFound,
   RefundTooLarge,
+  StaleCharge,
   type StorageError
 } from "./StorageError.js"
 import type { Tenant } from "./Tenant.js"
@@ -101,9 +102,23 @@ export interface ChargeOutcome {
   readonly details?: JsonObject | undefined
 }
 
+/** What a charge had refunded when a refund was planned on it. */
+export type RefundedSoFar = Pick<Charge, "amountRefunded" | "feeRefunded">
+
+/** Whether the charge's refunds moved away from `expected`. */
+const moved = (charge: Charge, expected: RefundedSoFar | undefined): boolean =>
+  expected !== undefined &&
+  (charge.amountRefunded !== expected.amountRefunded || charge.feeRefunded !== expected.feeRefunded)
+
 /** Charge list filters beyond the page. */
 export interface ChargeFilter {
   readonly customer?: string | undefined
+}
+
+/** Dispute list filters beyond the page. */
+export interface DisputeFilter {
+  readonly charge?: string | undefined
+  readonly status?: Dispute["status"] | undefined
 }
 
 /** Charges, refunds and disputes. */
@@ -122,18 +137,23 @@ export interface ChargeRepositoryService {
     tenant: Tenant,
     request: Page.PageRequest & ChargeFilter
   ) => Effect.Effect<Page.Page<Charge>, RecordNotFound | StorageError>
-  /** Records a refund and adds it to its charge, atomically; never over the charge's total. */
   /** Records the processor's outcome on a pending charge (status, failure, details). */
   readonly settle: (
     tenant: Tenant,
     id: string,
     outcome: ChargeOutcome
   ) => Effect.Effect<Charge, RecordNotFound | StorageError>
+  /**
+   * Records a refund and adds it to its charge, atomically; never over the charge's total
+   * or its fee. With `expected` (the charge's refunded amounts the refund was planned on),
+   * fails with `StaleCharge` when another refund changed them first.
+   */
   readonly refund: (
-    refund: Refund
+    refund: Refund,
+    expected?: RefundedSoFar
   ) => Effect.Effect<
     { readonly refund: Refund; readonly charge: Charge },
-    RecordNotFound | RefundTooLarge | DuplicateRecord | StorageError
+    RecordNotFound | RefundTooLarge | StaleCharge | DuplicateRecord | StorageError
   >
   readonly getRefund: (
     tenant: Tenant,
@@ -159,7 +179,7 @@ export interface ChargeRepositoryService {
   ) => Effect.Effect<Dispute, RecordNotFound | StorageError>
   readonly listDisputes: (
     tenant: Tenant,
-    request: Page.PageRequest & { readonly charge?: string | undefined }
+    request: Page.PageRequest & DisputeFilter
   ) => Effect.Effect<Page.Page<Dispute>, RecordNotFound | StorageError>
 }
 
@@ -365,11 +385,12 @@ export const makeSql = Effect.gen(function* () {
         SqlSupport.orStorageError,
         Effect.flatMap(first("charge", id, chargeFromRow))
       ),
-    refund: (r) =>
+    refund: (r, expected) =>
       Effect.gen(function* () {
         const charges = yield* sql<ChargeRow>`SELECT * FROM charges
           WHERE account_id = ${r.accountId} AND livemode = ${r.livemode} AND id = ${r.chargeId} FOR UPDATE`
         const charge = yield* first("charge", r.chargeId, chargeFromRow)(charges)
+        if (moved(charge, expected)) return yield* new StaleCharge({ chargeId: r.chargeId })
         const refundable = charge.totalAmount - charge.amountRefunded
         if (r.amount > refundable || r.feeAmount > charge.convenienceFee - charge.feeRefunded) {
           return yield* Effect.fail(
@@ -436,7 +457,10 @@ export const makeSql = Effect.gen(function* () {
         entity: "dispute",
         tenant,
         request,
-        filters: request.charge !== undefined ? [sql`charge_id = ${request.charge}`] : [],
+        filters: [
+          ...(request.charge !== undefined ? [sql`charge_id = ${request.charge}`] : []),
+          ...(request.status !== undefined ? [sql`status = ${request.status}`] : [])
+        ],
         decode: disputeFromRow
       })
   }
@@ -509,10 +533,11 @@ export const makeMemory = Effect.gen(function* () {
           return settled
         })
       ),
-    refund: (r) =>
+    refund: (r, expected) =>
       store.write((w) =>
         Effect.gen(function* () {
           const charge = yield* scoped(charges, "charge", r, r.chargeId)
+          if (moved(charge, expected)) return yield* new StaleCharge({ chargeId: r.chargeId })
           const refundable = charge.totalAmount - charge.amountRefunded
           if (r.amount > refundable || r.feeAmount > charge.convenienceFee - charge.feeRefunded) {
             return yield* Effect.fail(
@@ -574,7 +599,9 @@ export const makeMemory = Effect.gen(function* () {
         "dispute",
         tenant,
         request,
-        (d) => request.charge === undefined || d.chargeId === request.charge
+        (d) =>
+          (request.charge === undefined || d.chargeId === request.charge) &&
+          (request.status === undefined || d.status === request.status)
       )
   }
   return service

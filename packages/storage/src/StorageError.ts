@@ -38,6 +38,14 @@ export class RefundTooLarge extends Schema.TaggedError<RefundTooLarge>()("Refund
   refundable: Schema.Number
 }) {}
 
+/**
+ * The charge's refunds moved since the caller read it: a refund planned on what was left
+ * then must be planned again (two refunds at once each took their share of the fee).
+ */
+export class StaleCharge extends Schema.TaggedError<StaleCharge>()("StaleCharge", {
+  chargeId: Schema.String
+}) {}
+
 /** The caller no longer holds the delivery's lease (it expired and another worker claimed it). */
 export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {
   deliveryId: Schema.String

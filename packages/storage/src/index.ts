@@ -16,8 +16,10 @@ export {
   type ChargeRepositoryService,
   type ChargeWrite,
   type Dispute,
+  type DisputeFilter,
   type NewCharge,
-  type Refund
+  type Refund,
+  type RefundedSoFar
 } from "./ChargeRepository.js"
 export * as Embedded from "./Embedded.js"
 export { type Event, EventRepository, type EventRepositoryService } from "./EventRepository.js"

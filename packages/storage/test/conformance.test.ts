@@ -790,6 +790,82 @@ for (const store of stores) {
           })
       )
 
+      it.effect("a refund planned on stale refunded amounts is refused and changes nothing", () =>
+        Effect.gen(function* () {
+          const { test } = yield* freshAccount
+          const charges = yield* ChargeRepository
+          const charge = yield* charges.insert(newCharge(test))
+          const refund = (amount: number, feeAmount: number) => ({
+            id: nextId("re"),
+            accountId: test.accountId,
+            livemode: false,
+            chargeId: charge.id,
+            amount,
+            feeAmount,
+            reason: null,
+            status: "succeeded",
+            created: T0 + 1,
+            metadata: {}
+          })
+          const untouched = { amountRefunded: 0, feeRefunded: 0 }
+          const first = yield* charges.refund(refund(5_160, 160), untouched)
+          expect(first.charge).toMatchObject({ amountRefunded: 5_160, feeRefunded: 160 })
+          const stale = refund(5_160, 160)
+          const refused = yield* Effect.either(charges.refund(stale, untouched))
+          expect(Either.isLeft(refused) && refused.left).toMatchObject({
+            _tag: "StaleCharge",
+            chargeId: charge.id
+          })
+          expect(yield* charges.get(test, charge.id)).toEqual(first.charge)
+          expect((yield* Effect.either(charges.getRefund(test, stale.id)))._tag).toBe("Left")
+          const fresh = yield* charges.refund(stale, {
+            amountRefunded: 5_160,
+            feeRefunded: 160
+          })
+          expect(fresh.charge).toMatchObject({ amountRefunded: 10_320, refunded: true })
+        })
+      )
+
+      it.effect("disputes list by status and by charge, paging within the filter", () =>
+        Effect.gen(function* () {
+          const { test, live } = yield* freshAccount
+          const charges = yield* ChargeRepository
+          const first = yield* charges.insert(newCharge(test))
+          const second = yield* charges.insert(newCharge(test))
+          const open = (charge: Charge, at: number) =>
+            charges.openDispute({
+              id: nextId("dp"),
+              accountId: test.accountId,
+              livemode: false,
+              chargeId: charge.id,
+              amount: charge.totalAmount,
+              status: "needs_response",
+              reason: "general",
+              created: at,
+              updated: at
+            })
+          const a = yield* open(first, T0 + 1)
+          const b = yield* open(second, T0 + 2)
+          const c = yield* open(first, T0 + 3)
+          yield* charges.updateDispute(test, b.id, "lost", T0 + 4)
+          const byStatus = (status: "needs_response" | "won" | "lost", more = {}) =>
+            Effect.map(charges.listDisputes(test, { status, ...more }), (p) => ids(p.data))
+          expect(yield* byStatus("needs_response")).toEqual([c.id, a.id])
+          expect(yield* byStatus("lost")).toEqual([b.id])
+          expect(yield* byStatus("won")).toEqual([])
+          expect(yield* byStatus("lost", { charge: first.id })).toEqual([])
+          const page = yield* charges.listDisputes(test, { status: "needs_response", limit: 1 })
+          expect([ids(page.data), page.hasMore]).toEqual([[c.id], true])
+          const next = yield* charges.listDisputes(test, {
+            status: "needs_response",
+            limit: 1,
+            startingAfter: c.id
+          })
+          expect([ids(next.data), next.hasMore]).toEqual([[a.id], false])
+          expect((yield* charges.listDisputes(live, { status: "needs_response" })).data).toEqual([])
+        })
+      )
+
       it.effect(
         "webhook endpoints: update, disable, delete with their deliveries; events by type",
         () =>

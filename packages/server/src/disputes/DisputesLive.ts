@@ -1,12 +1,70 @@
-// PLACEHOLDER (replaced before landing): the disputes group's handlers.
+/**
+ * The disputes group (decisions §4): retrieve one dispute, list them by charge and status.
+ * Disputes are opened by the processor (in test mode, `tok_chargeDispute`), never by a
+ * request; the currency shown is the disputed charge's.
+ */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { ApiError, CurrentKey, List } from "@levy/api"
+import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
+import * as Config from "../feeConfigs/Config.js"
+import * as Listing from "../http/Listing.js"
+import { currenciesOf, currencyIn } from "../refunds/ChargeCurrencies.js"
 import { ServerApi } from "../ServerApi.js"
+import * as DisputeWire from "./DisputeWire.js"
+
+const URL_PATH = "/v1/disputes"
 
 export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("retrieve", () => Effect.dieMessage("not implemented"))
-      .handle("list", () => Effect.dieMessage("not implemented"))
-  )
+  Effect.gen(function* () {
+    const charges = yield* ChargeRepository
+    return handlers
+      .handle("retrieve", ({ path }) =>
+        Effect.gen(function* () {
+          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const dispute = yield* charges.getDispute(tenant, path.id)
+          const currencies = yield* currenciesOf(tenant, [dispute.chargeId])
+          return DisputeWire.toWire(dispute, currencyIn(currencies, dispute.chargeId))
+        }).pipe(
+          Effect.provideService(ChargeRepository, charges),
+          Effect.catchTags({
+            RecordNotFound: () =>
+              Effect.fail(
+                new ApiError.NotFoundError({
+                  message: `No such dispute: '${path.id}'`,
+                  param: "id"
+                })
+              ),
+            StorageError: Config.unavailable
+          })
+        )
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          return yield* Listing.respondPage(
+            urlParams,
+            URL_PATH,
+            (request) =>
+              charges.listDisputes(tenant, {
+                ...request,
+                charge: urlParams.charge,
+                status: urlParams.status
+              }),
+            (disputes) =>
+              Effect.map(
+                currenciesOf(
+                  tenant,
+                  disputes.map((d) => d.chargeId)
+                ),
+                (currencies) =>
+                  disputes.map((d) => DisputeWire.toWire(d, currencyIn(currencies, d.chargeId)))
+              )
+          )
+        }).pipe(
+          Effect.provideService(ChargeRepository, charges),
+          Effect.catchTag("StorageError", Config.unavailable)
+        )
+      )
+  })
 )

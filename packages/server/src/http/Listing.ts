@@ -48,14 +48,14 @@ const bothCursors = new ApiError.InvalidRequestError({
 })
 
 /**
- * Runs a storage list for the query's page and answers the wire list at `url`, each item
- * mapped by `toWire`.
+ * Runs a storage list for the query's page and answers the wire list at `url`, the page's
+ * items mapped together by `toData` (for mappings that read more per page, not per item).
  */
-export const respond = <A, B, E, R>(
+export const respondPage = <A, B, E, R>(
   query: ListQuery,
   url: string,
   list: (request: Page.PageRequest) => Effect.Effect<Page.Page<A>, RecordNotFound | StorageError>,
-  toWire: (item: A) => Effect.Effect<B, E, R>
+  toData: (items: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, E, R>
 ) =>
   query.starting_after !== undefined && query.ending_before !== undefined
     ? Effect.fail(bothCursors)
@@ -65,8 +65,14 @@ export const respond = <A, B, E, R>(
           StorageError: unavailable
         }),
         Effect.flatMap((page) =>
-          Effect.map(Effect.forEach(page.data, toWire), (data) =>
-            List.make(data, page.hasMore, url)
-          )
+          Effect.map(toData(page.data), (data) => List.make(data, page.hasMore, url))
         )
       )
+
+/** `respondPage` with each item mapped by `toWire`. */
+export const respond = <A, B, E, R>(
+  query: ListQuery,
+  url: string,
+  list: (request: Page.PageRequest) => Effect.Effect<Page.Page<A>, RecordNotFound | StorageError>,
+  toWire: (item: A) => Effect.Effect<B, E, R>
+) => respondPage(query, url, list, (items) => Effect.forEach(items, toWire))

@@ -1,0 +1,28 @@
+/**
+ * A stored refund in its wire form. The store keeps the TOTAL given back (`amount`) and its
+ * fee part (`feeAmount`); the wire splits it into the base part (`amount`), the fee part
+ * (`convenienceFee`) and their sum (`totalAmount`). The currency is the charge's.
+ */
+import type { Refund as WireRefund } from "@levy/api"
+import type { Refund as StoredRefund } from "@levy/storage"
+
+const STATUSES: ReadonlyArray<WireRefund.Refund["status"]> = ["pending", "succeeded", "failed"]
+const REASONS: ReadonlyArray<string> = ["requested_by_customer", "duplicate", "fraudulent"]
+
+/** The wire refund of a stored one, in the currency of its charge. */
+export const toWire = (refund: StoredRefund, currency: string): WireRefund.Refund => ({
+  id: refund.id,
+  object: "refund",
+  charge: refund.chargeId,
+  amount: refund.amount - refund.feeAmount,
+  convenienceFee: refund.feeAmount,
+  totalAmount: refund.amount,
+  currency,
+  status: STATUSES.find((s) => s === refund.status) ?? "succeeded",
+  reason:
+    refund.reason !== null && REASONS.includes(refund.reason)
+      ? (refund.reason as WireRefund.RefundReason)
+      : null,
+  created: refund.created,
+  livemode: refund.livemode
+})

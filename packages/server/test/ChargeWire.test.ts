@@ -1,0 +1,50 @@
+/** The wire form of stored charges, including ones stored with less than today's fields. */
+import { describe, expect, it } from "@effect/vitest"
+import { Charge } from "@levy/api"
+import type { Charge as StoredCharge } from "@levy/storage"
+import { Schema } from "effect"
+import * as ChargeWire from "../src/charges/ChargeWire.js"
+import { seedCharge } from "./chargeStores.js"
+
+const stored = (fields: Partial<StoredCharge> = {}): StoredCharge => ({
+  ...seedCharge({ accountId: "acct_1", livemode: true }, "ch_1"),
+  amountRefunded: 5_160,
+  feeRefunded: 160,
+  refunded: false,
+  disputed: false,
+  ...fields
+})
+
+const decode = Schema.decodeUnknownSync(Charge.Charge)
+
+describe("ChargeWire", () => {
+  it("maps every field as the charges handler stores it", () => {
+    const wire = ChargeWire.toWire(
+      stored({
+        details: {
+          source: "tok_visa",
+          billingMode: "separate",
+          feeStructure: { percentage: 2.9, flatFee: 0.3 },
+          adjustment: -20,
+          transactions: [
+            { part: "amount", amount: 10_000, reference: "txn_1" },
+            { part: "fee", amount: 320, reference: "txn_2" }
+          ]
+        }
+      })
+    )
+    expect(decode(wire)).toStrictEqual(wire)
+    expect(wire).toMatchObject({
+      object: "charge",
+      livemode: true,
+      amountRefunded: 5_160,
+      refunded: false,
+      billingMode: "separate",
+      adjustment: -20,
+      feeStructure: { percentage: 2.9, flatFee: 0.3 },
+      customer: "cus_1"
+    })
+    expect(wire.transactions).toHaveLength(2)
+    expect("description" in wire).toBe(false)
+  })
+})
