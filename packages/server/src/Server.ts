@@ -1,5 +1,5 @@
 /**
- * The HTTP server: the served API (estimates, fee configs, regions) and the public docs
+ * The HTTP server: the whole `/v1` API and the public docs
  * (`/v1/openapi.json`, `/docs`, answered by the edge) behind the edge middleware, with
  * NodeHttpServer on `port` (0 = ephemeral) and Effect's per-request tracing disabled.
  */
@@ -22,9 +22,8 @@ import { WebhookEndpointsLive } from "./webhookEndpoints/WebhookEndpointsLive.js
 
 /**
  * The API with its handlers and middlewares. Needs: `KeyResolver`, a `RateLimiter`,
- * `ComplianceRules`, and from @levy/storage `FeeConfigRepository`, `EventRepository`,
- * `Transactions` and `Ids` (any of `Storage.layerMemory`/`layerPostgres`/`layerEmbedded`
- * plus `Ids.layer`).
+ * `ComplianceRules`, `PaymentProcessors`, `EdgeConfig`, and the whole store from
+ * @levy/storage (`Storage.layerMemory`/`layerPostgres`/`layerEmbedded` plus `Ids.layer`).
  */
 export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
   Layer.provide([
