@@ -27,6 +27,7 @@ import { Cause, Duration, Effect, Option } from "effect"
 import { EdgeKey } from "../AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
+import * as BodyLimit from "./BodyLimit.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
@@ -221,7 +222,9 @@ export const EdgeLive = HttpApiBuilder.middleware(
                 isLevyError(squashed) || status < 500
                   ? Effect.void
                   : Effect.logError("request failed", cause)
-              const response = HttpServerResponse.unsafeJson(body, { status })
+              const response = BodyLimit.closeAfter413(
+                HttpServerResponse.unsafeJson(body, { status })
+              )
               return logged.pipe(
                 Effect.as(
                   allow === undefined
@@ -261,6 +264,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
             if (length !== undefined && Number(length) > options.maxBodyBytes) {
               return yield* tooLarge(options.maxBodyBytes)
             }
+            if (length === undefined) BodyLimit.discardOverflow(request)
             if (!isJson(request.headers["content-type"])) {
               return yield* new ApiError.InvalidRequestError({
                 code: "content_type_invalid",
@@ -293,7 +297,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
         })
 
-        return yield* respond(handled)
+        // Every log line of the request names it, as the response header does.
+        return yield* respond(handled).pipe(Effect.annotateLogs("requestId", headers["request-id"]))
       })
   })
 )
