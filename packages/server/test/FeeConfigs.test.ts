@@ -4,259 +4,255 @@
  * validation naming the field, and accounts kept apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { EventRepository, Ids, Storage, Tenant } from "@levy/storage"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { call, KEYS, LIVE_SECRET, PUBLISHABLE, type Running, SECRET, start } from "./support.js"
+import { EventRepository, Tenant } from "@levy/storage"
+import { Effect } from "effect"
+import { call, KEYS, LIVE_SECRET, PUBLISHABLE, SECRET, STORES, startWithStore } from "./support.js"
 
 /** A second live secret key of acct_1 (the approver), and keys of another account. */
 const LIVE_SECRET_2 = "sk_prod_service_approver0004"
 const OTHER_SECRET = "sk_dev_service_otheraccount5"
 const OTHER_LIVE = "sk_prod_service_otheraccount6"
 
-let server: Running
-/** The server's store, shared with the test to read the events it writes. */
-const store = ManagedRuntime.make(Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer)))
+describe.each(STORES)("on the %s store", (_name, makeStore) => {
+  let server: Awaited<ReturnType<typeof startWithStore>>
 
-/** The `fee_config.updated` events of a tenant, newest first. */
-const feeEvents = (accountId: string, livemode: boolean) =>
-  store.runPromise(
-    Effect.flatMap(EventRepository, (events) =>
-      events.list(Tenant.make(accountId, livemode), { limit: 100, type: "fee_config.updated" })
+  /** The `fee_config.updated` events of a tenant, newest first (read from the server's store). */
+  const feeEvents = (accountId: string, livemode: boolean) =>
+    server.store.runPromise(
+      Effect.flatMap(EventRepository, (events) =>
+        events.list(Tenant.make(accountId, livemode), { limit: 100, type: "fee_config.updated" })
+      )
     )
-  )
 
-beforeAll(async () => {
-  const context = await store.runtime().then((runtime) => runtime.context)
-  server = await start({
-    storage: Layer.succeedContext(context),
-    keys: [
-      ...KEYS,
-      { secret: LIVE_SECRET_2, accountId: "acct_1", keyId: "key_sk_prod_2" },
-      { secret: OTHER_SECRET, accountId: "acct_2", keyId: "key_other_dev" },
-      { secret: OTHER_LIVE, accountId: "acct_2", keyId: "key_other_prod" }
-    ]
-  })
-})
-afterAll(async () => {
-  await server.close()
-  await store.dispose()
-})
-
-interface FeeConfigBody {
-  readonly object: string
-  readonly livemode: boolean
-  readonly percentage: number
-  readonly flatFee: number
-  readonly minFee: number | null
-  readonly maxFee: number | null
-  readonly regionCodes: ReadonlyArray<string>
-  readonly regions: Record<string, { maxPercentage: number; requiresDisclosure: boolean }>
-  readonly updated?: boolean
-  readonly pendingChange?: { id: string; changes: Record<string, unknown>; requestedAt: number }
-}
-
-const get = (key: string) => call(server.url, "GET", "/v1/fee-configs", { key })
-const update = (body: unknown, key: string) =>
-  call(server.url, "POST", "/v1/fee-configs", { body, key })
-const approve = (key: string) =>
-  call(server.url, "POST", "/v1/fee-configs/pending/approve", { key })
-const cancel = (key: string) => call(server.url, "POST", "/v1/fee-configs/pending/cancel", { key })
-const fee = async (key: string) => {
-  const reply = await call(server.url, "POST", "/v1/estimates", {
-    body: { amount: 10000, currency: "usd" },
-    key
-  })
-  expect(reply.status).toBe(200)
-  return (reply.body as { convenienceFee: number }).convenienceFee
-}
-const errorOf = (body: unknown) => (body as { error: Record<string, unknown> }).error
-
-describe("fee configs, test mode", () => {
-  it("GET answers the specification's default for a new account", async () => {
-    const reply = await get(OTHER_SECRET)
-    expect(reply.status).toBe(200)
-    expect(reply.body).toStrictEqual({
-      object: "fee_config",
-      livemode: false,
-      percentage: 2.9,
-      flatFee: 0.3,
-      minAmount: 50,
-      maxAmount: null,
-      billingMode: "direct",
-      rounding: "half_up",
-      model: "add_on",
-      minFee: null,
-      maxFee: null,
-      costOfAcceptance: null,
-      defaultRegion: null,
-      nonCompliant: "adjust",
-      allowUncertain: false,
-      regionCodes: [],
-      regions: {}
+  beforeAll(async () => {
+    server = await startWithStore(makeStore(), {
+      keys: [
+        ...KEYS,
+        { secret: LIVE_SECRET_2, accountId: "acct_1", keyId: "key_sk_prod_2" },
+        { secret: OTHER_SECRET, accountId: "acct_2", keyId: "key_other_dev" },
+        { secret: OTHER_LIVE, accountId: "acct_2", keyId: "key_other_prod" }
+      ]
     })
-  })
+  }, 60_000)
+  afterAll(() => server.close())
 
-  it("POST applies at once (updated: true) and changes the next estimate", async () => {
-    expect(await fee(SECRET)).toBe(320)
-    const reply = await update({ percentage: 2, flatFee: 0.25, regionCodes: ["US-CO"] }, SECRET)
-    expect(reply.status).toBe(200)
-    const body = reply.body as FeeConfigBody
-    expect(body).toMatchObject({ percentage: 2, flatFee: 0.25, updated: true, livemode: false })
-    expect(body.pendingChange).toBeUndefined()
-    expect(body.regions["US-CO"]).toMatchObject({ maxPercentage: 2 })
-    expect(typeof body.regions["US-CO"]?.requiresDisclosure).toBe("boolean")
-    expect(await fee(SECRET)).toBe(225)
-    // The publishable key of the same account and mode sees the same configuration.
-    expect(await fee(PUBLISHABLE)).toBe(225)
-    expect((await get(SECRET)).body).toMatchObject({ percentage: 2, flatFee: 0.25 })
-    expect((await get(SECRET)).body).not.toHaveProperty("updated")
-    // The change wrote its event, with the configuration as applied.
-    const events = await feeEvents("acct_1", false)
-    expect(events.data).toHaveLength(1)
-    expect(events.data[0]?.id).toMatch(/^evt_/)
-    expect(events.data[0]?.data).toMatchObject({
-      object: { object: "fee_config", percentage: 2, flatFee: 0.25 }
-    })
-  })
+  interface FeeConfigBody {
+    readonly object: string
+    readonly livemode: boolean
+    readonly percentage: number
+    readonly flatFee: number
+    readonly minFee: number | null
+    readonly maxFee: number | null
+    readonly regionCodes: ReadonlyArray<string>
+    readonly regions: Record<string, { maxPercentage: number; requiresDisclosure: boolean }>
+    readonly updated?: boolean
+    readonly pendingChange?: { id: string; changes: Record<string, unknown>; requestedAt: number }
+  }
 
-  it("a raise in test mode also applies at once", async () => {
-    const reply = await update({ percentage: 2.5 }, SECRET)
-    expect(reply.body).toMatchObject({ percentage: 2.5, updated: true })
-    expect(await fee(SECRET)).toBe(275)
-  })
-
-  it("another account's configuration is never visible", async () => {
-    expect((await get(OTHER_SECRET)).body).toMatchObject({ percentage: 2.9, flatFee: 0.3 })
-    expect(await fee(OTHER_SECRET)).toBe(320)
-    // Nor is the same account's test configuration in live mode.
-    expect((await get(LIVE_SECRET)).body).toMatchObject({ livemode: true, percentage: 2.9 })
-  })
-
-  it("an unknown field → 400 parameter_unknown naming it; nothing changes", async () => {
-    const reply = await update({ percentage: 1, surcharge: 3 }, SECRET)
-    expect(reply.status).toBe(400)
-    expect(errorOf(reply.body)).toMatchObject({
-      type: "invalid_request_error",
-      code: "parameter_unknown",
-      param: "surcharge"
-    })
-    expect((await get(SECRET)).body).toMatchObject({ percentage: 2.5 })
-  })
-
-  it("an invalid whole → 400 naming the field (FeeSchedule.make over the current config)", async () => {
-    const limits = await update({ minFee: 500, maxFee: 100 }, SECRET)
-    expect(limits.status).toBe(400)
-    expect(errorOf(limits.body)).toMatchObject({ code: "parameter_invalid", param: "minFee" })
-    const amounts = await update({ maxAmount: 10 }, SECRET)
-    expect(amounts.status).toBe(400)
-    expect(errorOf(amounts.body)).toMatchObject({ code: "parameter_invalid", param: "maxAmount" })
-    const decimals = await update({ percentage: 2.12345 }, SECRET)
-    expect(decimals.status).toBe(400)
-    expect(errorOf(decimals.body)).toMatchObject({ param: "percentage" })
-  })
-
-  it("a fee not compliant in defaultRegion → 400; a compliant one is accepted", async () => {
-    const refused = await update({ defaultRegion: "US-CO", percentage: 3 }, SECRET)
-    expect(refused.status).toBe(400)
-    expect(errorOf(refused.body)).toMatchObject({
-      code: "percentage_over_limit",
-      param: "percentage"
-    })
-    expect((await get(SECRET)).body).toMatchObject({ defaultRegion: null, percentage: 2.5 })
-    const accepted = await update({ defaultRegion: "US-CO", percentage: 1.5, flatFee: 0 }, SECRET)
-    expect(accepted.status).toBe(200)
-    // The estimate now uses the default region when the request names none.
+  const get = (key: string) => call(server.url, "GET", "/v1/fee-configs", { key })
+  const update = (body: unknown, key: string) =>
+    call(server.url, "POST", "/v1/fee-configs", { body, key })
+  const approve = (key: string) =>
+    call(server.url, "POST", "/v1/fee-configs/pending/approve", { key })
+  const cancel = (key: string) =>
+    call(server.url, "POST", "/v1/fee-configs/pending/cancel", { key })
+  const fee = async (key: string) => {
     const reply = await call(server.url, "POST", "/v1/estimates", {
-      body: { amount: 10000, currency: "usd", cardType: "credit" }
+      body: { amount: 10000, currency: "usd" },
+      key
     })
-    expect(reply.body).toMatchObject({ region: "US-CO", convenienceFee: 150, compliant: true })
-  })
+    expect(reply.status).toBe(200)
+    return (reply.body as { convenienceFee: number }).convenienceFee
+  }
+  const errorOf = (body: unknown) => (body as { error: Record<string, unknown> }).error
 
-  it("nothing pending in test mode: approve and cancel are 404s", async () => {
-    const a = await approve(SECRET)
-    expect(a.status).toBe(404)
-    expect(errorOf(a.body)).toMatchObject({ code: "resource_missing" })
-    expect((await cancel(SECRET)).status).toBe(404)
-  })
-
-  it("a publishable key may not read or change the configuration", async () => {
-    expect((await get(PUBLISHABLE)).status).toBe(403)
-    expect((await update({ percentage: 1 }, PUBLISHABLE)).status).toBe(403)
-  })
-})
-
-describe("fee configs, live mode", () => {
-  it("a raise is held; the same key may not approve it; another secret key applies it", async () => {
-    const held = await update({ percentage: 3.5 }, LIVE_SECRET)
-    expect(held.status).toBe(200)
-    const body = held.body as FeeConfigBody
-    expect(body).toMatchObject({ livemode: true, updated: false, percentage: 2.9 })
-    expect(body.pendingChange?.id).toMatch(/^fcc_/)
-    expect(body.pendingChange?.changes).toStrictEqual({ percentage: 3.5 })
-    expect(typeof body.pendingChange?.requestedAt).toBe("number")
-    // Not in force yet, and visible on GET.
-    expect(await fee(LIVE_SECRET)).toBe(320)
-    expect((await get(LIVE_SECRET)).body).toMatchObject({
-      percentage: 2.9,
-      pendingChange: { id: body.pendingChange?.id }
+  describe("fee configs, test mode", () => {
+    it("GET answers the specification's default for a new account", async () => {
+      const reply = await get(OTHER_SECRET)
+      expect(reply.status).toBe(200)
+      expect(reply.body).toStrictEqual({
+        object: "fee_config",
+        livemode: false,
+        percentage: 2.9,
+        flatFee: 0.3,
+        minAmount: 50,
+        maxAmount: null,
+        billingMode: "direct",
+        rounding: "half_up",
+        model: "add_on",
+        minFee: null,
+        maxFee: null,
+        costOfAcceptance: null,
+        defaultRegion: null,
+        nonCompliant: "adjust",
+        allowUncertain: false,
+        regionCodes: [],
+        regions: {}
+      })
     })
-    // A second change while one is pending is refused.
-    const second = await update({ flatFee: 1 }, LIVE_SECRET_2)
-    expect(second.status).toBe(400)
-    expect(errorOf(second.body)).toMatchObject({ code: "fee_config_change_pending" })
 
-    const same = await approve(LIVE_SECRET)
-    expect(same.status).toBe(403)
-    expect(errorOf(same.body)).toMatchObject({ code: "approval_requires_another_key" })
-    expect(await fee(LIVE_SECRET)).toBe(320)
+    it("POST applies at once (updated: true) and changes the next estimate", async () => {
+      expect(await fee(SECRET)).toBe(320)
+      const reply = await update({ percentage: 2, flatFee: 0.25, regionCodes: ["US-CO"] }, SECRET)
+      expect(reply.status).toBe(200)
+      const body = reply.body as FeeConfigBody
+      expect(body).toMatchObject({ percentage: 2, flatFee: 0.25, updated: true, livemode: false })
+      expect(body.pendingChange).toBeUndefined()
+      expect(body.regions["US-CO"]).toMatchObject({ maxPercentage: 2 })
+      expect(typeof body.regions["US-CO"]?.requiresDisclosure).toBe("boolean")
+      expect(await fee(SECRET)).toBe(225)
+      // The publishable key of the same account and mode sees the same configuration.
+      expect(await fee(PUBLISHABLE)).toBe(225)
+      expect((await get(SECRET)).body).toMatchObject({ percentage: 2, flatFee: 0.25 })
+      expect((await get(SECRET)).body).not.toHaveProperty("updated")
+      // The change wrote its event, with the configuration as applied.
+      const events = await feeEvents("acct_1", false)
+      expect(events.data).toHaveLength(1)
+      expect(events.data[0]?.id).toMatch(/^evt_/)
+      expect(events.data[0]?.data).toMatchObject({
+        object: { object: "fee_config", percentage: 2, flatFee: 0.25 }
+      })
+    })
 
-    const approved = await approve(LIVE_SECRET_2)
-    expect(approved.status).toBe(200)
-    expect(approved.body).toMatchObject({ percentage: 3.5, updated: true })
-    expect(approved.body).not.toHaveProperty("pendingChange")
-    expect(await fee(LIVE_SECRET)).toBe(380)
-    expect((await approve(LIVE_SECRET_2)).status).toBe(404)
-    // Held: no event; approved: one.
-    const events = await feeEvents("acct_1", true)
-    expect(
-      events.data.map((e) => (e.data.object as { percentage: number }).percentage)
-    ).toStrictEqual([3.5])
+    it("a raise in test mode also applies at once", async () => {
+      const reply = await update({ percentage: 2.5 }, SECRET)
+      expect(reply.body).toMatchObject({ percentage: 2.5, updated: true })
+      expect(await fee(SECRET)).toBe(275)
+    })
+
+    it("another account's configuration is never visible", async () => {
+      expect((await get(OTHER_SECRET)).body).toMatchObject({ percentage: 2.9, flatFee: 0.3 })
+      expect(await fee(OTHER_SECRET)).toBe(320)
+      // Nor is the same account's test configuration in live mode.
+      expect((await get(LIVE_SECRET)).body).toMatchObject({ livemode: true, percentage: 2.9 })
+    })
+
+    it("an unknown field → 400 parameter_unknown naming it; nothing changes", async () => {
+      const reply = await update({ percentage: 1, surcharge: 3 }, SECRET)
+      expect(reply.status).toBe(400)
+      expect(errorOf(reply.body)).toMatchObject({
+        type: "invalid_request_error",
+        code: "parameter_unknown",
+        param: "surcharge"
+      })
+      expect((await get(SECRET)).body).toMatchObject({ percentage: 2.5 })
+    })
+
+    it("an invalid whole → 400 naming the field (FeeSchedule.make over the current config)", async () => {
+      const limits = await update({ minFee: 500, maxFee: 100 }, SECRET)
+      expect(limits.status).toBe(400)
+      expect(errorOf(limits.body)).toMatchObject({ code: "parameter_invalid", param: "minFee" })
+      const amounts = await update({ maxAmount: 10 }, SECRET)
+      expect(amounts.status).toBe(400)
+      expect(errorOf(amounts.body)).toMatchObject({ code: "parameter_invalid", param: "maxAmount" })
+      const decimals = await update({ percentage: 2.12345 }, SECRET)
+      expect(decimals.status).toBe(400)
+      expect(errorOf(decimals.body)).toMatchObject({ param: "percentage" })
+    })
+
+    it("a fee not compliant in defaultRegion → 400; a compliant one is accepted", async () => {
+      const refused = await update({ defaultRegion: "US-CO", percentage: 3 }, SECRET)
+      expect(refused.status).toBe(400)
+      expect(errorOf(refused.body)).toMatchObject({
+        code: "percentage_over_limit",
+        param: "percentage"
+      })
+      expect((await get(SECRET)).body).toMatchObject({ defaultRegion: null, percentage: 2.5 })
+      const accepted = await update({ defaultRegion: "US-CO", percentage: 1.5, flatFee: 0 }, SECRET)
+      expect(accepted.status).toBe(200)
+      // The estimate now uses the default region when the request names none.
+      const reply = await call(server.url, "POST", "/v1/estimates", {
+        body: { amount: 10000, currency: "usd", cardType: "credit" }
+      })
+      expect(reply.body).toMatchObject({ region: "US-CO", convenienceFee: 150, compliant: true })
+    })
+
+    it("nothing pending in test mode: approve and cancel are 404s", async () => {
+      const a = await approve(SECRET)
+      expect(a.status).toBe(404)
+      expect(errorOf(a.body)).toMatchObject({ code: "resource_missing" })
+      expect((await cancel(SECRET)).status).toBe(404)
+    })
+
+    it("a publishable key may not read or change the configuration", async () => {
+      expect((await get(PUBLISHABLE)).status).toBe(403)
+      expect((await update({ percentage: 1 }, PUBLISHABLE)).status).toBe(403)
+    })
   })
 
-  it("a change that lowers the fee applies at once", async () => {
-    const reply = await update({ percentage: 3, maxFee: 1000 }, LIVE_SECRET)
-    expect(reply.body).toMatchObject({ percentage: 3, maxFee: 1000, updated: true })
-    expect(reply.body).not.toHaveProperty("pendingChange")
-    expect(await fee(LIVE_SECRET)).toBe(330)
-  })
+  describe("fee configs, live mode", () => {
+    it("a raise is held; the same key may not approve it; another secret key applies it", async () => {
+      const held = await update({ percentage: 3.5 }, LIVE_SECRET)
+      expect(held.status).toBe(200)
+      const body = held.body as FeeConfigBody
+      expect(body).toMatchObject({ livemode: true, updated: false, percentage: 2.9 })
+      expect(body.pendingChange?.id).toMatch(/^fcc_/)
+      expect(body.pendingChange?.changes).toStrictEqual({ percentage: 3.5 })
+      expect(typeof body.pendingChange?.requestedAt).toBe("number")
+      // Not in force yet, and visible on GET.
+      expect(await fee(LIVE_SECRET)).toBe(320)
+      expect((await get(LIVE_SECRET)).body).toMatchObject({
+        percentage: 2.9,
+        pendingChange: { id: body.pendingChange?.id }
+      })
+      // A second change while one is pending is refused.
+      const second = await update({ flatFee: 1 }, LIVE_SECRET_2)
+      expect(second.status).toBe(400)
+      expect(errorOf(second.body)).toMatchObject({ code: "fee_config_change_pending" })
 
-  it("raising or removing a fee limit is a raise; cancel drops it", async () => {
-    const removeCap = await update({ maxFee: null }, LIVE_SECRET)
-    expect(removeCap.body).toMatchObject({ updated: false, maxFee: 1000 })
-    const cancelled = await cancel(LIVE_SECRET_2)
-    expect(cancelled.status).toBe(200)
-    expect(cancelled.body).toMatchObject({ maxFee: 1000 })
-    expect(cancelled.body).not.toHaveProperty("pendingChange")
-    expect((await get(LIVE_SECRET)).body).not.toHaveProperty("pendingChange")
-    expect((await approve(LIVE_SECRET_2)).status).toBe(404)
-    expect((await cancel(LIVE_SECRET)).status).toBe(404)
+      const same = await approve(LIVE_SECRET)
+      expect(same.status).toBe(403)
+      expect(errorOf(same.body)).toMatchObject({ code: "approval_requires_another_key" })
+      expect(await fee(LIVE_SECRET)).toBe(320)
 
-    const minFee = await update({ minFee: 50 }, LIVE_SECRET)
-    expect(minFee.body).toMatchObject({ updated: false, minFee: null })
-    expect((await cancel(LIVE_SECRET)).status).toBe(200)
-    const flat = await update({ flatFee: 0.31 }, LIVE_SECRET)
-    expect(flat.body).toMatchObject({ updated: false, flatFee: 0.3 })
-    expect((await cancel(LIVE_SECRET)).status).toBe(200)
-    expect(await fee(LIVE_SECRET)).toBe(330)
-  })
+      const approved = await approve(LIVE_SECRET_2)
+      expect(approved.status).toBe(200)
+      expect(approved.body).toMatchObject({ percentage: 3.5, updated: true })
+      expect(approved.body).not.toHaveProperty("pendingChange")
+      expect(await fee(LIVE_SECRET)).toBe(380)
+      expect((await approve(LIVE_SECRET_2)).status).toBe(404)
+      // Held: no event; approved: one.
+      const events = await feeEvents("acct_1", true)
+      expect(
+        events.data.map((e) => (e.data.object as { percentage: number }).percentage)
+      ).toStrictEqual([3.5])
+    })
 
-  it("another account's pending change cannot be seen, approved or cancelled", async () => {
-    const held = await update({ percentage: 4 }, LIVE_SECRET)
-    expect(held.body).toMatchObject({ updated: false })
-    expect((await get(OTHER_LIVE)).body).not.toHaveProperty("pendingChange")
-    expect((await approve(OTHER_LIVE)).status).toBe(404)
-    expect((await cancel(OTHER_LIVE)).status).toBe(404)
-    expect((await get(LIVE_SECRET)).body).toHaveProperty("pendingChange")
-    expect((await cancel(LIVE_SECRET)).status).toBe(200)
+    it("a change that lowers the fee applies at once", async () => {
+      const reply = await update({ percentage: 3, maxFee: 1000 }, LIVE_SECRET)
+      expect(reply.body).toMatchObject({ percentage: 3, maxFee: 1000, updated: true })
+      expect(reply.body).not.toHaveProperty("pendingChange")
+      expect(await fee(LIVE_SECRET)).toBe(330)
+    })
+
+    it("raising or removing a fee limit is a raise; cancel drops it", async () => {
+      const removeCap = await update({ maxFee: null }, LIVE_SECRET)
+      expect(removeCap.body).toMatchObject({ updated: false, maxFee: 1000 })
+      const cancelled = await cancel(LIVE_SECRET_2)
+      expect(cancelled.status).toBe(200)
+      expect(cancelled.body).toMatchObject({ maxFee: 1000 })
+      expect(cancelled.body).not.toHaveProperty("pendingChange")
+      expect((await get(LIVE_SECRET)).body).not.toHaveProperty("pendingChange")
+      expect((await approve(LIVE_SECRET_2)).status).toBe(404)
+      expect((await cancel(LIVE_SECRET)).status).toBe(404)
+
+      const minFee = await update({ minFee: 50 }, LIVE_SECRET)
+      expect(minFee.body).toMatchObject({ updated: false, minFee: null })
+      expect((await cancel(LIVE_SECRET)).status).toBe(200)
+      const flat = await update({ flatFee: 0.31 }, LIVE_SECRET)
+      expect(flat.body).toMatchObject({ updated: false, flatFee: 0.3 })
+      expect((await cancel(LIVE_SECRET)).status).toBe(200)
+      expect(await fee(LIVE_SECRET)).toBe(330)
+    })
+
+    it("another account's pending change cannot be seen, approved or cancelled", async () => {
+      const held = await update({ percentage: 4 }, LIVE_SECRET)
+      expect(held.body).toMatchObject({ updated: false })
+      expect((await get(OTHER_LIVE)).body).not.toHaveProperty("pendingChange")
+      expect((await approve(OTHER_LIVE)).status).toBe(404)
+      expect((await cancel(OTHER_LIVE)).status).toBe(404)
+      expect((await get(LIVE_SECRET)).body).toHaveProperty("pendingChange")
+      expect((await cancel(LIVE_SECRET)).status).toBe(200)
+    })
   })
 })
