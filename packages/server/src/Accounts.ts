@@ -82,7 +82,9 @@ export const rollKey = (accountId: string, kind: Keys.Kind) =>
             { limit: 100, ...(startingAfter === undefined ? {} : { startingAfter }) }
           )
           for (const key of page.data) {
-            if (key.kind === keyKind && !key.revoked) old.push(key.id)
+            // Named additional keys (`createSecretKey`) are not the key of `kind`: they stay.
+            const ofKind = key.name === null || key.name === kind
+            if (key.kind === keyKind && ofKind && !key.revoked) old.push(key.id)
           }
           const last = page.data.at(-1)
           if (!page.hasMore || last === undefined) break
@@ -104,3 +106,44 @@ export const rollKey = (accountId: string, kind: Keys.Kind) =>
     const rolled: Rolled = { accountId, kind, keyId, secret, revoked }
     return rolled
   }).pipe(Effect.withSpan("Accounts.rollKey"))
+
+/** An additional secret key: its secret (shown once), id, mode and label. */
+export interface CreatedKey {
+  readonly accountId: string
+  readonly keyId: string
+  readonly mode: "test" | "live"
+  readonly name: string
+  readonly secret: string
+}
+
+/**
+ * Creates an additional named secret key of `mode` on the account (decisions §6: an account
+ * may hold several named secret keys per mode, e.g. one per service or person, so that a
+ * pending fee change can be approved with another key). Its other keys are untouched. Fails
+ * with `RecordNotFound` for an unknown account.
+ */
+export const createSecretKey = (accountId: string, mode: "test" | "live", name: string) =>
+  Effect.gen(function* () {
+    const accounts = yield* AccountRepository
+    const ids = yield* Ids
+    const tx = yield* Transactions
+    const secret = Keys.generate(mode === "live" ? "secretProd" : "secretDev")
+    const keyId = yield* ids.make("key")
+    const created = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    yield* tx.run(
+      Effect.gen(function* () {
+        yield* accounts.getAccount(accountId)
+        yield* accounts.createKey({
+          id: keyId,
+          accountId,
+          livemode: mode === "live",
+          kind: "secret",
+          name,
+          secret,
+          created
+        })
+      })
+    )
+    const result: CreatedKey = { accountId, keyId, mode, name, secret }
+    return result
+  }).pipe(Effect.withSpan("Accounts.createSecretKey"))

@@ -1,32 +1,40 @@
 /**
  * The `levy` executable: `node --import tsx packages/server/src/main.ts <command>`.
  * Logs are JSON lines on stderr; what a command prints for people (keys, results) is on
- * stdout. A bad command line exits 2 with the usage, a failure 1, SIGTERM/SIGINT 0 once
- * everything is closed.
+ * stdout. A bad command line exits 2 (@effect/cli has already printed what is wrong with
+ * it), a failure 1, SIGTERM/SIGINT 0 once everything is closed.
  */
+import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect, Logger } from "effect"
-import { parse, UsageError, usage } from "./cli/Args.js"
+import * as Args from "./cli/Args.js"
 import * as Commands from "./cli/Commands.js"
+import { ListenError } from "./cli/Listen.js"
 
-const isUsageError = (e: unknown): e is UsageError => e instanceof UsageError
-
-const program = Effect.suspend((): Effect.Effect<void, unknown> => {
-  const command = parse(process.argv.slice(2), process.env)
-  return command._tag === "Help" ? Console.log(usage) : Commands.run(command)
-}).pipe(
-  // `parse` throws its UsageError: a defect here, turned back into a failure.
-  Effect.catchAllDefect((defect) =>
-    isUsageError(defect) ? Effect.fail(defect) : Effect.die(defect)
-  ),
-  Effect.catchIf(isUsageError, (e) =>
-    Console.error(`levy: ${e.message}\n\n${usage}`).pipe(
-      Effect.zipRight(
-        Effect.sync(() => {
-          process.exitCode = 2
-        })
-      )
+const exitWith = (code: number, message: string) =>
+  Console.error(message).pipe(
+    Effect.zipRight(
+      Effect.sync(() => {
+        process.exitCode = code
+      })
     )
+  )
+
+const USAGE = "Usage: levy <command> [options]; `levy --help` lists the commands."
+
+const program = Args.runWith(
+  process.argv.slice(2),
+  (command): Effect.Effect<void, unknown> =>
+    command._tag === "Help" ? Console.log(Args.help()) : Commands.run(command)
+).pipe(
+  Effect.catchIf(ValidationError.isValidationError, () => exitWith(2, USAGE)),
+  Effect.catchIf(
+    (e): e is Args.UsageError => e instanceof Args.UsageError,
+    (e) => exitWith(2, `levy: ${e.message}\n${USAGE}`)
+  ),
+  Effect.catchIf(
+    (e): e is ListenError => e instanceof ListenError,
+    (e) => exitWith(1, `levy listen: ${e.message}`)
   ),
   Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.jsonLogger)))
 )

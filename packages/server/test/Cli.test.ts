@@ -1,58 +1,23 @@
 /**
  * The `levy` CLI as real child processes on the embedded store: `serve` creates and prints
  * the development account once, writes dev-account.json (0600), serves with those keys,
- * does not create a second account on restart and exits 0 on SIGTERM; then
- * `accounts create --json` and `keys roll` on the same data directory.
+ * exits 0 on SIGTERM; then `accounts create --json`, `keys create`, `keys roll` on the same
+ * data directory; `serve` again (no second account, the new keys work, a live fee raise is
+ * held), and `fee-configs approve` applies it.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { kinds } from "../src/Keys.js"
+import { levy, type Proc, waitFor } from "./levyProcess.js"
 
-const ROOT = resolve(import.meta.dirname, "../../..")
-const MAIN = "packages/server/src/main.ts"
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-"))
 
-interface Proc {
-  readonly child: ChildProcess
-  stdout: string
-  stderr: string
-  readonly exited: Promise<number | null>
-}
-
-const levy = (args: ReadonlyArray<string>): Proc => {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: "", PORT: "", REDIS_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const proc: Proc = {
-    child,
-    stdout: "",
-    stderr: "",
-    exited: new Promise((done) => child.on("exit", (code) => done(code)))
-  }
-  child.stdout?.on("data", (chunk: Buffer) => {
-    proc.stdout += chunk.toString()
-  })
-  child.stderr?.on("data", (chunk: Buffer) => {
-    proc.stderr += chunk.toString()
-  })
-  return proc
-}
-
 /** Waits until stdout says where the server listens; returns its base URL. */
-const listening = async (proc: Proc, timeoutMs = 30_000): Promise<string> => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const match = /Levy is listening on http:\/\/localhost:(\d+)/.exec(proc.stdout)
-    if (match) return `http://127.0.0.1:${match[1]}`
-    if (proc.child.exitCode !== null) break
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`server did not start:\n${proc.stdout}\n${proc.stderr}`)
+const listening = async (proc: Proc): Promise<string> => {
+  const match = await waitFor(proc, /Levy is listening on http:\/\/localhost:(\d+)/)
+  return `http://127.0.0.1:${match[1]}`
 }
 
 /** SIGTERM, then the exit code; a server that does not exit fails the test by its timeout. */
@@ -72,8 +37,22 @@ const storeArgs = ["--store", "embedded", "--data-dir", dataDir]
 const serveArgs = ["serve", "--port", "0", ...storeArgs]
 const SECRET_KEY = /sk_dev_service_[0-9A-Za-z]{32}/g
 
+/** A GET or POST with a key; the status and the parsed body. */
+const request = async (base: string, key: string, path: string, body?: unknown) => {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
 describe("levy CLI", () => {
-  let secretDev = ""
+  let firstSecretDev = ""
+  let extraKey = ""
 
   it("serve: creates and prints the development account, serves with its key, stops on SIGTERM", async () => {
     const proc = levy(serveArgs)
@@ -86,8 +65,8 @@ describe("levy CLI", () => {
     expect(Object.keys(saved).sort()).toEqual(["accountId", "keys"])
     expect(Object.keys(saved.keys).sort()).toEqual([...kinds].sort())
     for (const kind of kinds) expect(proc.stdout).toContain(saved.keys[kind])
-    secretDev = saved.keys.secretDev
-    expect(proc.stdout.match(SECRET_KEY)).toEqual([secretDev])
+    firstSecretDev = saved.keys.secretDev
+    expect(proc.stdout.match(SECRET_KEY)).toEqual([firstSecretDev])
     // Structured logs on stderr.
     const logs = proc.stderr
       .split("\n")
@@ -95,33 +74,15 @@ describe("levy CLI", () => {
       .map((l) => JSON.parse(l))
     expect(logs.map((l) => l.message)).toContain("development account created")
 
-    const ok = await fetch(`${base}/v1/regions/US-CO`, {
-      headers: { authorization: `Bearer ${secretDev}` }
-    })
+    const ok = await request(base, firstSecretDev, "/v1/regions/US-CO")
     expect(ok.status).toBe(200)
-    expect(await ok.json()).toMatchObject({ object: "region", regionCode: "US-CO" })
+    expect(ok.body).toMatchObject({ object: "region", regionCode: "US-CO" })
     const anonymous = await fetch(`${base}/v1/regions/US-CO`)
     expect(anonymous.status).toBe(401)
     await anonymous.text()
 
     expect(await stop(proc)).toBe(0)
   }, 45_000)
-
-  it("serve again on the same data directory: no second account, the first key still works", async () => {
-    const proc = levy(serveArgs)
-    running.push(proc)
-    const base = await listening(proc)
-    expect(proc.stdout).not.toMatch(SECRET_KEY)
-    expect(proc.stdout).not.toContain("development account")
-    const saved = JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8"))
-    expect(saved.keys.secretDev).toBe(secretDev)
-    const ok = await fetch(`${base}/v1/regions/US-CO`, {
-      headers: { authorization: `Bearer ${secretDev}` }
-    })
-    expect(ok.status).toBe(200)
-    await ok.text()
-    expect(await stop(proc)).toBe(0)
-  }, 30_000)
 
   it("accounts create --json prints the account id and its four keys", async () => {
     const proc = levy(["accounts", "create", "--json", ...storeArgs])
@@ -138,7 +99,21 @@ describe("levy CLI", () => {
     expect(created.keys.publishableProd).toMatch(/^pk_prod_service_[0-9A-Za-z]{32}$/)
   }, 30_000)
 
-  it("keys roll secretDev replaces the development account's key and updates dev-account.json", async () => {
+  it("keys create --json adds a named test-mode secret key to the development account", async () => {
+    const proc = levy(["keys", "create", "--name", "ci", "--json", ...storeArgs])
+    running.push(proc)
+    expect(await proc.exited).toBe(0)
+    const created = JSON.parse(proc.stdout)
+    const saved = JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8"))
+    expect(created).toMatchObject({ accountId: saved.accountId, mode: "test", name: "ci" })
+    expect(created.keyId).toMatch(/^key_/)
+    expect(created.secret).toMatch(/^sk_dev_service_[0-9A-Za-z]{32}$/)
+    // An additional key: dev-account.json keeps the account's four keys.
+    expect(Object.values(saved.keys)).not.toContain(created.secret)
+    extraKey = created.secret
+  }, 30_000)
+
+  it("keys roll secretDev replaces the development account's key, not the named one, and updates dev-account.json", async () => {
     const file = join(dataDir, "dev-account.json")
     const before = JSON.parse(readFileSync(file, "utf8"))
     const proc = levy(["keys", "roll", "secretDev", "--json", ...storeArgs])
@@ -154,10 +129,55 @@ describe("levy CLI", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   }, 30_000)
 
+  it("serve again: no second account; the rolled key, not the old one, and the created key work; a live fee raise is held", async () => {
+    const proc = levy(serveArgs)
+    running.push(proc)
+    const base = await listening(proc)
+    expect(proc.stdout).not.toMatch(SECRET_KEY)
+    expect(proc.stdout).not.toContain("development account")
+    const saved = JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8"))
+
+    expect((await request(base, saved.keys.secretDev, "/v1/events")).status).toBe(200)
+    expect((await request(base, firstSecretDev, "/v1/events")).status).toBe(401)
+    // The key from `keys create` writes test-mode data of the same account.
+    const charge = await request(base, extraKey, "/v1/charges", {
+      amount: 1000,
+      currency: "usd",
+      source: "tok_visa"
+    })
+    expect(charge.status).toBe(200)
+    expect(charge.body).toMatchObject({ object: "charge", livemode: false })
+    const seen = await request(base, saved.keys.secretDev, `/v1/charges/${charge.body.id}`)
+    expect(seen.status).toBe(200)
+
+    const held = await request(base, saved.keys.secretProd, "/v1/fee-configs", { percentage: 3.5 })
+    expect(held.status).toBe(200)
+    expect(held.body).toMatchObject({
+      updated: false,
+      pendingChange: { changes: { percentage: 3.5 } }
+    })
+    expect(await stop(proc)).toBe(0)
+  }, 30_000)
+
+  it("fee-configs approve applies the held live change as the owner", async () => {
+    const proc = levy(["fee-configs", "approve", ...storeArgs])
+    running.push(proc)
+    expect(await proc.exited).toBe(0)
+    expect(proc.stdout).toMatch(
+      /Applied the pending live-mode fee change of acct_\S+\. In force: 3\.5% \+ 0\.3\./
+    )
+    // Nothing is pending any more.
+    const again = levy(["fee-configs", "cancel", ...storeArgs])
+    running.push(again)
+    expect(await again.exited).toBe(2)
+    expect(again.stderr).toContain("No fee configuration change is pending.")
+  }, 45_000)
+
   it("an unknown command exits 2 with the usage", async () => {
     const proc = levy(["frobnicate"])
     running.push(proc)
     expect(await proc.exited).toBe(2)
+    expect(proc.stderr).toContain("Invalid subcommand for levy")
     expect(proc.stderr).toContain("Usage:")
   }, 30_000)
 })

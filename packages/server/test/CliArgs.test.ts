@@ -1,56 +1,222 @@
-/** `levy` command-line parsing (node:util parseArgs) and its defaults. */
-import { describe, expect, it } from "vitest"
-import { parse, UsageError } from "../src/cli/Args.js"
+/** `levy` command-line parsing (@effect/cli) and its defaults, for every command. */
+import * as ValidationError from "@effect/cli/ValidationError"
+import { Effect, Exit } from "effect"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { type Command, parse, UsageError } from "../src/cli/Args.js"
+
+// @effect/cli prints its help and errors on the console: kept out of the test output.
+beforeAll(() => {
+  vi.spyOn(console, "log").mockImplementation(() => {})
+  vi.spyOn(console, "error").mockImplementation(() => {})
+})
+afterAll(() => {
+  vi.restoreAllMocks()
+})
+
+const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Command> =>
+  Effect.runPromise(parse(argv, env))
+
+const failure = async (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const exit = await Effect.runPromiseExit(parse(argv, env))
+  if (Exit.isSuccess(exit))
+    throw new Error(`${argv.join(" ")} parsed: ${JSON.stringify(exit.value)}`)
+  const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+  return error
+}
+
+const embedded = { store: "embedded", dataDir: ".levy", databaseUrl: undefined }
 
 describe("levy arguments", () => {
-  it("serve defaults: port 4000, embedded store in ./.levy; PORT and DATABASE_URL change them", () => {
-    expect(parse(["serve"], {})).toEqual({
+  it("serve defaults: port 4000, embedded store in ./.levy; PORT, HOST and DATABASE_URL change them", async () => {
+    expect(await run(["serve"])).toEqual({
       _tag: "Serve",
       port: 4000,
       host: undefined,
-      store: { store: "embedded", dataDir: ".levy", databaseUrl: undefined }
-    })
-    const fromEnv = parse(["serve"], { PORT: "8080", DATABASE_URL: "postgres://x/y" })
-    expect(fromEnv).toMatchObject({
-      port: 8080,
-      store: { store: "postgres", databaseUrl: "postgres://x/y" }
+      store: embedded
     })
     expect(
-      parse(["serve", "--port", "0", "--store", "memory", "--data-dir", "/tmp/d"], { PORT: "1" })
-    ).toMatchObject({ port: 0, store: { store: "memory", dataDir: "/tmp/d" } })
+      await run(["serve"], { PORT: "8080", HOST: "127.0.0.1", DATABASE_URL: "postgres://x/y" })
+    ).toEqual({
+      _tag: "Serve",
+      port: 8080,
+      host: "127.0.0.1",
+      store: { store: "postgres", dataDir: ".levy", databaseUrl: "postgres://x/y" }
+    })
+    // Flags win over the environment; an empty variable counts as unset.
+    expect(
+      await run(
+        ["serve", "--port", "0", "--host", "::1", "--store", "memory", "--data-dir", "/tmp/d"],
+        { PORT: "1", HOST: "0.0.0.0", DATABASE_URL: "" }
+      )
+    ).toEqual({
+      _tag: "Serve",
+      port: 0,
+      host: "::1",
+      store: { store: "memory", dataDir: "/tmp/d", databaseUrl: undefined }
+    })
   })
 
-  it("accounts create, keys roll, migrate, help", () => {
-    expect(parse(["accounts", "create", "--json", "--name", "Shop"], {})).toMatchObject({
+  it("migrate, accounts create, keys roll", async () => {
+    expect(await run(["migrate", "--data-dir", "d"])).toEqual({
+      _tag: "Migrate",
+      store: { ...embedded, dataDir: "d" }
+    })
+    expect(await run(["accounts", "create"])).toEqual({
+      _tag: "AccountsCreate",
+      name: "Account",
+      json: false,
+      store: embedded
+    })
+    expect(await run(["accounts", "create", "--json", "--name", "Shop"])).toMatchObject({
       _tag: "AccountsCreate",
       json: true,
       name: "Shop"
     })
-    expect(parse(["keys", "roll", "publishableProd", "--account", "acct_1"], {})).toMatchObject({
+    // Options may follow the positional argument.
+    expect(await run(["keys", "roll", "publishableProd", "--account", "acct_1"])).toEqual({
       _tag: "KeysRoll",
       kind: "publishableProd",
       account: "acct_1",
-      json: false
+      json: false,
+      store: embedded
     })
-    expect(parse(["migrate"], {})).toMatchObject({ _tag: "Migrate" })
-    expect(parse([], {})).toEqual({ _tag: "Help" })
-    expect(parse(["serve", "--help"], {})).toEqual({ _tag: "Help" })
+    expect(await run(["keys", "roll", "--json", "secretDev"])).toMatchObject({
+      kind: "secretDev",
+      account: undefined,
+      json: true
+    })
   })
 
-  it("refuses bad command lines with a UsageError", () => {
+  it("keys create: a test-mode key named cli by default; --mode, --name, --account, --json", async () => {
+    expect(await run(["keys", "create"])).toEqual({
+      _tag: "KeysCreate",
+      mode: "test",
+      name: "cli",
+      account: undefined,
+      json: false,
+      store: embedded
+    })
+    expect(
+      await run([
+        "keys",
+        "create",
+        "--mode",
+        "live",
+        "--name",
+        "approver",
+        "--account",
+        "acct_9",
+        "--json",
+        "--store",
+        "memory"
+      ])
+    ).toEqual({
+      _tag: "KeysCreate",
+      mode: "live",
+      name: "approver",
+      account: "acct_9",
+      json: true,
+      store: { ...embedded, store: "memory" }
+    })
+  })
+
+  it("fee-configs approve and cancel", async () => {
+    expect(await run(["fee-configs", "approve"])).toEqual({
+      _tag: "FeeConfigsResolve",
+      action: "approve",
+      account: undefined,
+      store: embedded
+    })
+    expect(await run(["fee-configs", "cancel", "--account", "acct_2"])).toMatchObject({
+      action: "cancel",
+      account: "acct_2"
+    })
+  })
+
+  it("listen: --api-key or LEVY_API_KEY, the API base (trailing slash dropped), --since", async () => {
+    expect(
+      await run(["listen", "--forward-to", "http://localhost:3000/webhooks"], {
+        LEVY_API_KEY: "sk_dev_service_abc"
+      })
+    ).toEqual({
+      _tag: "Listen",
+      forwardTo: "http://localhost:3000/webhooks",
+      apiKey: "sk_dev_service_abc",
+      apiBase: "http://localhost:4000",
+      since: undefined
+    })
+    expect(
+      await run(
+        [
+          "listen",
+          "--forward-to",
+          "http://127.0.0.1:9/h",
+          "--api-key",
+          "sk_dev_service_flag",
+          "--api-base",
+          "http://127.0.0.1:4001/",
+          "--since",
+          "1700000000"
+        ],
+        { LEVY_API_KEY: "sk_dev_service_env" }
+      )
+    ).toEqual({
+      _tag: "Listen",
+      forwardTo: "http://127.0.0.1:9/h",
+      apiKey: "sk_dev_service_flag",
+      apiBase: "http://127.0.0.1:4001",
+      since: 1700000000
+    })
+  })
+
+  it("help: no command, --help, a command's --help", async () => {
+    expect(await run([])).toEqual({ _tag: "Help" })
+    expect(await run(["--help"])).toEqual({ _tag: "Help" })
+    expect(await run(["serve", "--help"])).toEqual({ _tag: "Help" })
+    expect(await run(["keys", "create", "--help"])).toEqual({ _tag: "Help" })
+  })
+
+  it("refuses what @effect/cli cannot parse with a ValidationError", async () => {
     for (const argv of [
       ["frobnicate"],
       ["serve", "--port", "http"],
-      ["serve", "--port", "70000"],
       ["serve", "--store", "sqlite"],
-      ["serve", "--store", "postgres"],
       ["serve", "--json"],
       ["serve", "--unknown"],
       ["migrate", "--port", "1"],
       ["keys", "roll", "sk_live"],
-      ["accounts", "delete"]
+      ["keys", "roll"],
+      ["keys", "create", "--mode", "prod"],
+      ["fee-configs", "approve", "--json"],
+      ["fee-configs", "apply"],
+      ["accounts", "delete"],
+      ["listen"],
+      ["listen", "--forward-to", "http://x", "--since", "yesterday"]
     ]) {
-      expect(() => parse(argv, {}), argv.join(" ")).toThrow(UsageError)
+      const error = await failure(argv, { LEVY_API_KEY: "sk_dev_service_abc" })
+      expect(ValidationError.isValidationError(error), argv.join(" ")).toBe(true)
+    }
+  })
+
+  it("refuses what parses but cannot run with a UsageError that says why", async () => {
+    const cases: ReadonlyArray<[ReadonlyArray<string>, Record<string, string>, RegExp]> = [
+      [["serve", "--port", "70000"], {}, /invalid port: 70000/],
+      [["serve"], { PORT: "http" }, /invalid port: http/],
+      [["serve", "--store", "postgres"], {}, /DATABASE_URL/],
+      [["keys", "create", "--name", "secretDev"], {}, /--name cannot be secretDev/],
+      [["listen", "--forward-to", "http://x"], {}, /--api-key or LEVY_API_KEY/],
+      [
+        ["listen", "--forward-to", "http://x", "--api-key", "sk_prod_service_abc"],
+        {},
+        /test-mode secret key/
+      ],
+      [["listen", "--forward-to", "http://x"], { LEVY_API_KEY: "pk_dev_service_abc" }, /sk_dev_/],
+      [["listen", "--forward-to", "localhost:3000"], { LEVY_API_KEY: "sk_dev_x" }, /http/]
+    ]
+    for (const [argv, env, message] of cases) {
+      const error = await failure(argv, env)
+      expect(error, argv.join(" ")).toBeInstanceOf(UsageError)
+      expect((error as UsageError).message).toMatch(message)
     }
   })
 })

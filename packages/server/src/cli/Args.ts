@@ -1,33 +1,31 @@
 /**
- * Command-line parsing with `node:util` `parseArgs` (@effect/cli is not a dependency):
+ * The `levy` command line, declared with @effect/cli:
  *
  *   levy serve [--port N] [--host H] [--store memory|embedded|postgres] [--data-dir DIR]
  *   levy migrate [--store …] [--data-dir DIR]
  *   levy accounts create [--name NAME] [--json] [--store …] [--data-dir DIR]
  *   levy keys roll <kind> [--account ID] [--json] [--store …] [--data-dir DIR]
+ *   levy keys create [--mode test|live] [--name N] [--account ID] [--json] [--store …] [--data-dir DIR]
+ *   levy fee-configs approve|cancel [--account ID] [--store …] [--data-dir DIR]
+ *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *
- * Defaults: port `PORT` or 4000; store `postgres` when `DATABASE_URL` is set, else
- * `embedded`; data dir `./.levy`.
+ * Every command line becomes one `Command` value, handed to the caller's `run`: main runs
+ * it, the tests only look at it. Defaults that depend on the environment (`PORT`, `HOST`,
+ * `DATABASE_URL`, `LEVY_API_KEY`) are read through `Config`, so a test supplies them with a
+ * `ConfigProvider`.
  */
-import { parseArgs } from "node:util"
-import { Data } from "effect"
+import * as CliArgs from "@effect/cli/Args"
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as CliCommand from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
+import type * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Config, ConfigProvider, Data, Effect, Option, Ref } from "effect"
 import * as Keys from "../Keys.js"
 import * as Store from "./Store.js"
 
-export const usage = `Usage:
-  levy serve [--port N] [--host H] [--store memory|embedded|postgres] [--data-dir DIR]
-  levy migrate [--store embedded|postgres] [--data-dir DIR]
-  levy accounts create [--name NAME] [--json] [--store …] [--data-dir DIR]
-  levy keys roll <kind> [--account ID] [--json] [--store …] [--data-dir DIR]
-
-  <kind>      secretDev | publishableDev | secretProd | publishableProd
-  --account   default: the account in <data-dir>/dev-account.json
-  --port      port to listen on (default: PORT, else 4000; 0 = any free port)
-  --host      address to bind (default: HOST, else all interfaces)
-  --store     default: postgres when DATABASE_URL is set, else embedded
-  --data-dir  embedded database, secret key and dev-account.json (default: ./.levy)`
-
-/** A command line that does not parse. */
+/** A command line that parses but cannot run as given (a missing `DATABASE_URL`, a bad port). */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 
 export type Command =
@@ -51,91 +49,311 @@ export type Command =
       readonly json: boolean
       readonly store: Store.Options
     }
+  | {
+      readonly _tag: "KeysCreate"
+      readonly mode: "test" | "live"
+      readonly name: string
+      readonly account: string | undefined
+      readonly json: boolean
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "FeeConfigsResolve"
+      readonly action: "approve" | "cancel"
+      readonly account: string | undefined
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "Listen"
+      readonly forwardTo: string
+      readonly apiKey: string
+      readonly apiBase: string
+      readonly since: number | undefined
+    }
   | { readonly _tag: "Help" }
 
-const options = {
-  port: { type: "string" },
-  host: { type: "string" },
-  store: { type: "string" },
-  "data-dir": { type: "string" },
-  name: { type: "string" },
-  account: { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" }
-} as const
+/** An environment variable; empty counts as unset (as a shell's `VAR=` means). */
+const env = (name: string) =>
+  Config.string(name).pipe(
+    Config.option,
+    Config.map(Option.filter((v) => v !== "")),
+    Effect.map(Option.getOrUndefined),
+    Effect.orDie
+  )
 
-/** Parses `argv` (without node and the script) given the environment. */
-export const parse = (
-  argv: ReadonlyArray<string>,
-  env: Readonly<Record<string, string | undefined>>
-): Command => {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>
-  try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true })
-  } catch (e) {
-    throw new UsageError({ message: e instanceof Error ? e.message : String(e) })
-  }
-  const { values, positionals } = parsed
-  if (values.help === true || positionals.length === 0) return { _tag: "Help" }
+const storeOptions = {
+  store: Options.choice("store", Store.kinds).pipe(
+    Options.optional,
+    Options.withDescription(
+      "memory | embedded | postgres (default: postgres when DATABASE_URL is set, else embedded)"
+    )
+  ),
+  dataDir: Options.text("data-dir").pipe(
+    Options.withDefault(".levy"),
+    Options.withDescription("embedded database, secret key and dev-account.json")
+  )
+}
 
-  const databaseUrl = env.DATABASE_URL === "" ? undefined : env.DATABASE_URL
-  const storeName = values.store ?? (databaseUrl === undefined ? "embedded" : "postgres")
-  if (!(Store.kinds as ReadonlyArray<string>).includes(storeName)) {
-    throw new UsageError({ message: `--store must be one of ${Store.kinds.join(", ")}` })
-  }
-  if (storeName === "postgres" && databaseUrl === undefined) {
-    throw new UsageError({ message: "--store postgres needs DATABASE_URL to be set" })
-  }
-  const store: Store.Options = {
-    store: storeName as Store.Kind,
-    dataDir: values["data-dir"] ?? ".levy",
-    databaseUrl
-  }
-  const allow = (command: string, allowed: ReadonlyArray<keyof typeof options>) => {
-    for (const name of Object.keys(values)) {
-      if (!allowed.includes(name as keyof typeof options)) {
-        throw new UsageError({ message: `${command} does not take --${name}` })
-      }
+const resolveStore = (flags: {
+  readonly store: Option.Option<Store.Kind>
+  readonly dataDir: string
+}) =>
+  Effect.gen(function* () {
+    const databaseUrl = yield* env("DATABASE_URL")
+    const store = Option.getOrElse(flags.store, () =>
+      databaseUrl === undefined ? ("embedded" as const) : ("postgres" as const)
+    )
+    if (store === "postgres" && databaseUrl === undefined) {
+      return yield* new UsageError({ message: "--store postgres needs DATABASE_URL to be set" })
     }
-  }
-  const common = ["store", "data-dir"] as const
-  const [command, ...rest] = positionals
-  switch (`${command} ${rest.join(" ")}`.trim()) {
-    case "serve": {
-      allow("serve", [...common, "port", "host"])
-      const portText = values.port ?? env.PORT ?? "4000"
-      const port = Number(portText)
-      if (!/^\d+$/.test(portText) || port > 65535) {
-        throw new UsageError({ message: `invalid port: ${portText}` })
-      }
-      return { _tag: "Serve", port, host: values.host ?? env.HOST, store }
+    const options: Store.Options = { store, dataDir: flags.dataDir, databaseUrl }
+    return options
+  })
+
+const json = Options.boolean("json").pipe(Options.withDescription("print JSON"))
+const account = Options.text("account").pipe(
+  Options.optional,
+  Options.withDescription("the account (default: the one in <data-dir>/dev-account.json)")
+)
+
+const resolvePort = (flag: Option.Option<number>) =>
+  Effect.gen(function* () {
+    const text = Option.isSome(flag) ? String(flag.value) : ((yield* env("PORT")) ?? "4000")
+    const port = Number(text)
+    if (!/^\d+$/.test(text) || port > 65535) {
+      return yield* new UsageError({ message: `invalid port: ${text}` })
     }
-    case "migrate":
-      allow("migrate", common)
-      return { _tag: "Migrate", store }
-    case "accounts create":
-      allow("accounts create", [...common, "name", "json"])
-      return {
-        _tag: "AccountsCreate",
-        name: values.name ?? "Account",
-        json: values.json === true,
-        store
-      }
-    default:
-      if (command === "keys" && rest[0] === "roll" && rest.length === 2) {
-        allow("keys roll", [...common, "account", "json"])
-        const kind = rest[1] ?? ""
-        if (!Keys.isKind(kind)) {
-          throw new UsageError({ message: `<kind> must be one of ${Keys.kinds.join(", ")}` })
+    return port
+  })
+
+/** The command tree; each leaf hands its `Command` to `run`. */
+export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>) => {
+  const handle =
+    <A>(toCommand: (flags: A) => Effect.Effect<Command, UsageError>) =>
+    (flags: A) =>
+      Effect.flatMap(toCommand(flags), run)
+
+  const serve = CliCommand.make(
+    "serve",
+    {
+      port: Options.integer("port").pipe(
+        Options.optional,
+        Options.withDescription("port to listen on (default: PORT, else 4000; 0 = any free port)")
+      ),
+      host: Options.text("host").pipe(
+        Options.optional,
+        Options.withDescription("address to bind (default: HOST, else all interfaces)")
+      ),
+      ...storeOptions
+    },
+    handle((flags) =>
+      Effect.gen(function* () {
+        const port = yield* resolvePort(flags.port)
+        const host = Option.getOrUndefined(flags.host) ?? (yield* env("HOST"))
+        const store = yield* resolveStore(flags)
+        return { _tag: "Serve", port, host, store } as const
+      })
+    )
+  ).pipe(
+    CliCommand.withDescription("serve /v1 (creates the development account on an empty store)")
+  )
+
+  const migrate = CliCommand.make(
+    "migrate",
+    storeOptions,
+    handle((flags) =>
+      Effect.map(resolveStore(flags), (store) => ({ _tag: "Migrate", store }) as const)
+    )
+  ).pipe(CliCommand.withDescription("apply pending migrations"))
+
+  const accountsCreate = CliCommand.make(
+    "create",
+    {
+      name: Options.text("name").pipe(Options.withDefault("Account")),
+      json,
+      ...storeOptions
+    },
+    handle((flags) =>
+      Effect.map(
+        resolveStore(flags),
+        (store) => ({ _tag: "AccountsCreate", name: flags.name, json: flags.json, store }) as const
+      )
+    )
+  ).pipe(CliCommand.withDescription("a new account with its four keys, printed once"))
+
+  const keysRoll = CliCommand.make(
+    "roll",
+    {
+      kind: CliArgs.choice(
+        Keys.kinds.map((k) => [k, k] as const),
+        { name: "kind" }
+      ),
+      account,
+      json,
+      ...storeOptions
+    },
+    handle((flags) =>
+      Effect.map(
+        resolveStore(flags),
+        (store) =>
+          ({
+            _tag: "KeysRoll",
+            kind: flags.kind,
+            account: Option.getOrUndefined(flags.account),
+            json: flags.json,
+            store
+          }) as const
+      )
+    )
+  ).pipe(CliCommand.withDescription("a new key of <kind>, revoking the previous ones"))
+
+  const keysCreate = CliCommand.make(
+    "create",
+    {
+      mode: Options.choice("mode", ["test", "live"]).pipe(
+        Options.withDefault("test" as const),
+        Options.withDescription("test (sk_dev_…) or live (sk_prod_…)")
+      ),
+      name: Options.text("name").pipe(
+        Options.withDefault("cli"),
+        Options.withDescription("a label for the key")
+      ),
+      account,
+      json,
+      ...storeOptions
+    },
+    handle((flags) =>
+      Effect.gen(function* () {
+        // The four kind names label the keys `keys roll` replaces: an additional key must not
+        // be mistaken for one of them.
+        if (Keys.isKind(flags.name)) {
+          return yield* new UsageError({
+            message: `--name cannot be ${flags.name}: that names the key \`keys roll ${flags.name}\` replaces`
+          })
         }
         return {
-          _tag: "KeysRoll",
-          kind,
-          account: values.account,
-          json: values.json === true,
-          store
+          _tag: "KeysCreate",
+          mode: flags.mode,
+          name: flags.name,
+          account: Option.getOrUndefined(flags.account),
+          json: flags.json,
+          store: yield* resolveStore(flags)
+        } as const
+      })
+    )
+  ).pipe(
+    CliCommand.withDescription("an additional named secret key (the account's other keys stay)")
+  )
+
+  const feeConfigs = (action: "approve" | "cancel") =>
+    CliCommand.make(
+      action,
+      { account, ...storeOptions },
+      handle((flags) =>
+        Effect.map(
+          resolveStore(flags),
+          (store) =>
+            ({
+              _tag: "FeeConfigsResolve",
+              action,
+              account: Option.getOrUndefined(flags.account),
+              store
+            }) as const
+        )
+      )
+    ).pipe(CliCommand.withDescription(`${action} the live-mode pending fee configuration change`))
+
+  const listen = CliCommand.make(
+    "listen",
+    {
+      forwardTo: Options.text("forward-to").pipe(
+        Options.withDescription("the local URL events are POSTed to")
+      ),
+      apiKey: Options.text("api-key").pipe(
+        Options.optional,
+        Options.withDescription("a test-mode secret key sk_dev_… (default: LEVY_API_KEY)")
+      ),
+      apiBase: Options.text("api-base").pipe(
+        Options.withDefault("http://localhost:4000"),
+        Options.withDescription("the Levy server")
+      ),
+      since: Options.integer("since").pipe(
+        Options.optional,
+        Options.withDescription("also forward events created at or after this unix time")
+      )
+    },
+    handle((flags) =>
+      Effect.gen(function* () {
+        const apiKey = Option.getOrUndefined(flags.apiKey) ?? (yield* env("LEVY_API_KEY"))
+        if (apiKey === undefined) {
+          return yield* new UsageError({ message: "listen needs --api-key or LEVY_API_KEY" })
         }
-      }
-      throw new UsageError({ message: `unknown command: ${positionals.join(" ")}` })
-  }
+        if (!apiKey.startsWith("sk_dev_")) {
+          return yield* new UsageError({
+            message: "listen forwards test-mode events only: use a test-mode secret key (sk_dev_…)"
+          })
+        }
+        const protocol = URL.canParse(flags.forwardTo) ? new URL(flags.forwardTo).protocol : ""
+        if (protocol !== "http:" && protocol !== "https:") {
+          return yield* new UsageError({
+            message: `--forward-to must be an http(s) URL: ${flags.forwardTo}`
+          })
+        }
+        return {
+          _tag: "Listen",
+          forwardTo: flags.forwardTo,
+          apiKey,
+          apiBase: flags.apiBase.replace(/\/+$/, ""),
+          since: Option.getOrUndefined(flags.since)
+        } as const
+      })
+    )
+  ).pipe(CliCommand.withDescription("forward the test-mode events of the key's account, signed"))
+
+  return CliCommand.make("levy", {}, () => run({ _tag: "Help" })).pipe(
+    CliCommand.withSubcommands([
+      serve,
+      migrate,
+      CliCommand.make("accounts").pipe(CliCommand.withSubcommands([accountsCreate])),
+      CliCommand.make("keys").pipe(CliCommand.withSubcommands([keysRoll, keysCreate])),
+      CliCommand.make("fee-configs").pipe(
+        CliCommand.withSubcommands([feeConfigs("approve"), feeConfigs("cancel")])
+      ),
+      listen
+    ])
+  )
 }
+
+/** Runs the `levy` command line `argv` (without node and the script) with `run`. */
+export const runWith = <E, R>(
+  argv: ReadonlyArray<string>,
+  run: (command: Command) => Effect.Effect<void, E, R>
+) =>
+  CliCommand.run(make(run), { name: "levy", version: "0.1.0", executable: "levy" })([
+    "node",
+    "levy",
+    ...argv
+  ]).pipe(Effect.provide(NodeContext.layer))
+
+/**
+ * The `Command` a command line parses to, given the environment; `Help` when it only asks
+ * for help. Fails with the @effect/cli `ValidationError` or a `UsageError`.
+ */
+export const parse = (
+  argv: ReadonlyArray<string>,
+  environment: Readonly<Record<string, string>>
+): Effect.Effect<Command, ValidationError.ValidationError | UsageError> =>
+  Effect.gen(function* () {
+    const parsed = yield* Ref.make<Command>({ _tag: "Help" })
+    yield* runWith(argv, (command) => Ref.set(parsed, command))
+    return yield* Ref.get(parsed)
+  }).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(environment)))))
+
+/** The help of the whole tree, as text. */
+export const help = (): string =>
+  HelpDoc.toAnsiText(
+    CliCommand.getHelp(
+      make(() => Effect.void),
+      CliConfig.defaultConfig
+    )
+  )

@@ -8,14 +8,17 @@
 import { join } from "node:path"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { ComplianceRules } from "@levy/core"
+import { AccountRepository, Tenant } from "@levy/storage"
 import { Console, Effect, Layer, Option } from "effect"
 import * as Accounts from "../Accounts.js"
 import { PaymentProcessors } from "../charges/PaymentProcessor.js"
 import * as DevAccount from "../DevAccount.js"
+import * as FeeConfigChanges from "../feeConfigs/Changes.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as KeyResolverStorage from "../KeyResolverStorage.js"
 import * as Server from "../Server.js"
 import { type Command, UsageError } from "./Args.js"
+import * as Listen from "./Listen.js"
 import * as Store from "./Store.js"
 
 const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
@@ -63,6 +66,77 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   )
 }
 
+type StoreCommand = { readonly store: Store.Options; readonly account: string | undefined }
+
+/** The account a command is about: `--account`, else the one in dev-account.json. */
+const accountOf = (command: StoreCommand) =>
+  Effect.gen(function* () {
+    const file = join(command.store.dataDir, DevAccount.FILE)
+    const devAccount = yield* Effect.sync(() => DevAccount.read(file))
+    const accountId = command.account ?? devAccount?.accountId
+    if (accountId === undefined) {
+      return yield* new UsageError({ message: `--account is needed: no ${file} to take it from` })
+    }
+    return { accountId, devAccount }
+  })
+
+const noAccount = (accountId: string) => () =>
+  new UsageError({ message: `no account ${accountId} in this store` })
+
+const keysRoll = (command: Extract<Command, { _tag: "KeysRoll" }>) =>
+  Effect.gen(function* () {
+    const { accountId, devAccount } = yield* accountOf(command)
+    const rolled = yield* Accounts.rollKey(accountId, command.kind).pipe(
+      Effect.catchTag("RecordNotFound", noAccount(accountId))
+    )
+    // Keep dev-account.json true to the store.
+    if (devAccount !== undefined && devAccount.accountId === accountId) {
+      yield* Effect.sync(() =>
+        DevAccount.write(command.store.dataDir, {
+          accountId,
+          keys: { ...devAccount.keys, [command.kind]: rolled.secret }
+        })
+      )
+    }
+    yield* Console.log(
+      command.json
+        ? JSON.stringify(rolled, null, 2)
+        : `New ${command.kind} key for ${accountId} (shown once): ${rolled.secret}\n` +
+            `Revoked: ${rolled.revoked.join(", ") || "none"}`
+    )
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
+const keysCreate = (command: Extract<Command, { _tag: "KeysCreate" }>) =>
+  Effect.gen(function* () {
+    const { accountId } = yield* accountOf(command)
+    const created = yield* Accounts.createSecretKey(accountId, command.mode, command.name).pipe(
+      Effect.catchTag("RecordNotFound", noAccount(accountId))
+    )
+    yield* Console.log(
+      command.json
+        ? JSON.stringify(created, null, 2)
+        : `New ${command.mode}-mode secret key "${created.name}" (${created.keyId}) for ${accountId}, shown once: ${created.secret}`
+    )
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
+/** The pending change of the account's live mode, approved or cancelled by the owner ("cli"). */
+const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve" }>) =>
+  Effect.gen(function* () {
+    const { accountId } = yield* accountOf(command)
+    yield* Effect.flatMap(AccountRepository, (accounts) => accounts.getAccount(accountId)).pipe(
+      Effect.catchTag("RecordNotFound", noAccount(accountId))
+    )
+    const changes = yield* FeeConfigChanges.make
+    const tenant = Tenant.make(accountId, true)
+    const config = yield* (
+      command.action === "approve" ? changes.approve(tenant, "cli") : changes.cancel(tenant, "cli")
+    ).pipe(Effect.mapError((e) => new UsageError({ message: e.message })))
+    yield* Console.log(
+      `${command.action === "approve" ? "Applied" : "Cancelled"} the pending live-mode fee change of ${accountId}. ` +
+        `In force: ${config.percentage}% + ${config.flatFee}.`
+    )
+  }).pipe(Effect.provide(Layer.merge(Store.layer(command.store), ComplianceRules.Live)))
+
 /** Runs one parsed command. */
 export const run = (command: Command) => {
   switch (command._tag) {
@@ -85,36 +159,13 @@ export const run = (command: Command) => {
         )
       }).pipe(Effect.provide(Store.layer(command.store)))
     case "KeysRoll":
-      return Effect.gen(function* () {
-        const file = join(command.store.dataDir, DevAccount.FILE)
-        const devAccount = yield* Effect.sync(() => DevAccount.read(file))
-        const accountId = command.account ?? devAccount?.accountId
-        if (accountId === undefined) {
-          return yield* Effect.fail(
-            new UsageError({ message: `--account is needed: no ${file} to take it from` })
-          )
-        }
-        const rolled = yield* Accounts.rollKey(accountId, command.kind).pipe(
-          Effect.catchTag("RecordNotFound", () =>
-            Effect.fail(new UsageError({ message: `no account ${accountId} in this store` }))
-          )
-        )
-        // Keep dev-account.json true to the store.
-        if (devAccount !== undefined && devAccount.accountId === accountId) {
-          yield* Effect.sync(() =>
-            DevAccount.write(command.store.dataDir, {
-              accountId,
-              keys: { ...devAccount.keys, [command.kind]: rolled.secret }
-            })
-          )
-        }
-        yield* Console.log(
-          command.json
-            ? JSON.stringify(rolled, null, 2)
-            : `New ${command.kind} key for ${accountId} (shown once): ${rolled.secret}\n` +
-                `Revoked: ${rolled.revoked.join(", ") || "none"}`
-        )
-      }).pipe(Effect.provide(Store.layer(command.store)))
+      return keysRoll(command)
+    case "KeysCreate":
+      return keysCreate(command)
+    case "FeeConfigsResolve":
+      return feeConfigsResolve(command)
+    case "Listen":
+      return Listen.run(command)
     case "Help":
       return Effect.void
   }

@@ -1,0 +1,145 @@
+/**
+ * Applying fee configuration changes (decisions §6), shared by the HTTP handlers and the
+ * `levy fee-configs approve|cancel` command: the compliance check of a configuration in its
+ * `defaultRegion`, applying a change together with its `fee_config.updated` event, and
+ * approving or cancelling the pending (live-mode) change. Failures are API errors, so the
+ * handlers return them as they are and the CLI prints their message.
+ */
+import { ApiError } from "@levy/api"
+import { type Compliance, ComplianceRules, type FeeSchedule } from "@levy/core"
+import {
+  type Applied,
+  EventRepository,
+  type FeeConfigChange,
+  FeeConfigRepository,
+  Ids,
+  type Tenant,
+  Transactions
+} from "@levy/storage"
+import { Effect, Either, Option } from "effect"
+import * as Config from "./Config.js"
+
+const now = () => Math.floor(Date.now() / 1000)
+
+/** The field a non-compliance verdict is about. */
+const paramOfReason = (reason: Compliance.ReasonCode | null): string => {
+  switch (reason) {
+    case "percentage_over_limit":
+    case "network_cap_exceeded":
+    case "over_cost_of_acceptance":
+      return "percentage"
+    case "flat_fee_over_limit":
+    case "convenience_fee_must_be_flat":
+      return "flatFee"
+    default:
+      return "defaultRegion"
+  }
+}
+
+const noPending = () =>
+  new ApiError.NotFoundError({ message: "No fee configuration change is pending." })
+
+/** The operations, over the services they need. */
+export const make = Effect.gen(function* () {
+  const rules = yield* ComplianceRules
+  const repo = yield* FeeConfigRepository
+  const events = yield* EventRepository
+  const transactions = yield* Transactions
+  const ids = yield* Ids
+
+  /**
+   * A configuration must be compliant in its `defaultRegion` for a consumer's credit card
+   * (the card a surcharge is commonly allowed on), without an amount: the nominal rate.
+   */
+  const checkDefaultRegion = (config: Config.StoredConfig, schedule: FeeSchedule.FeeSchedule) =>
+    Effect.gen(function* () {
+      if (config.defaultRegion === null) return
+      const costOfAcceptance = yield* Config.costOfAcceptancePpm(config.costOfAcceptance)
+      const verdict = yield* rules
+        .check({
+          region: config.defaultRegion,
+          cardType: "credit",
+          percentage: schedule.percentage,
+          flatFee: schedule.flatFee,
+          costOfAcceptance,
+          allowUncertain: config.allowUncertain
+        })
+        .pipe(
+          Either.mapLeft((e) =>
+            ApiError.fromFeeError(e.param === "region" ? { ...e, param: "defaultRegion" } : e)
+          )
+        )
+      if (!verdict.compliant) {
+        return yield* new ApiError.InvalidRequestError({
+          code: verdict.reasonCode ?? "fee_not_compliant",
+          param: paramOfReason(verdict.reasonCode),
+          message: `The fee would not be compliant in ${config.defaultRegion}: ${verdict.reason ?? "not allowed"}`
+        })
+      }
+    })
+
+  const pendingOf = (tenant: Tenant.Tenant) =>
+    repo.pending(tenant).pipe(Effect.catchTag("StorageError", Config.unavailable))
+
+  /** Runs a change that applies the configuration, writing `fee_config.updated` with it. */
+  const applying = <E>(
+    tenant: Tenant.Tenant,
+    write: Effect.Effect<Applied, E>,
+    pending: Option.Option<FeeConfigChange>
+  ) =>
+    transactions.run(
+      Effect.gen(function* () {
+        const applied = yield* write
+        const config = Config.fromJson(applied.config.config)
+        const wire = Config.toWire(rules, tenant, config, { pending, updated: true })
+        yield* events
+          .insert({
+            id: yield* ids.make("evt"),
+            accountId: tenant.accountId,
+            livemode: tenant.livemode,
+            type: "fee_config.updated",
+            data: { object: Config.toJson(wire) },
+            request: null,
+            created: now()
+          })
+          .pipe(Effect.catchTag("DuplicateRecord", Effect.die))
+        return wire
+      })
+    )
+
+  /**
+   * Applies the pending change, approved `by` (a key id, or "cli" for the owner on the
+   * command line); never by the key that requested it.
+   */
+  const approve = (tenant: Tenant.Tenant, by: string) =>
+    Effect.gen(function* () {
+      const pending = yield* pendingOf(tenant)
+      if (Option.isNone(pending)) return yield* noPending()
+      if (pending.value.requestedBy === by) {
+        return yield* new ApiError.PermissionError({
+          code: "approval_requires_another_key",
+          message:
+            "A pending change must be approved with a different secret key than the one that requested it."
+        })
+      }
+      // The configuration may have changed since the request: the result must still be valid.
+      const { config: before } = yield* Config.current(tenant)
+      const next = Config.fromJson(Config.toJson({ ...before, ...pending.value.changes }))
+      yield* checkDefaultRegion(next, yield* Config.schedule(next))
+      return yield* applying(tenant, repo.approve(tenant, { by, at: now() }), Option.none()).pipe(
+        Effect.catchTags({ RecordNotFound: noPending, StorageError: Config.unavailable })
+      )
+    })
+
+  /** Drops the pending change, cancelled `by`; returns the configuration in force. */
+  const cancel = (tenant: Tenant.Tenant, by: string) =>
+    Effect.gen(function* () {
+      yield* repo
+        .cancel(tenant, { by, at: now() })
+        .pipe(Effect.catchTags({ RecordNotFound: noPending, StorageError: Config.unavailable }))
+      const { config } = yield* Config.current(tenant)
+      return Config.toWire(rules, tenant, config, { pending: Option.none() })
+    })
+
+  return { checkDefaultRegion, pendingOf, applying, approve, cancel } as const
+})
