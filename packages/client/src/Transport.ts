@@ -45,9 +45,11 @@ const retryableFailure = (error: HttpClientError.HttpClientError): boolean =>
 
 const record = (response: HttpClientResponse.HttpClientResponse) =>
   Effect.serviceOption(ResponseRecorder).pipe(
-    Effect.map((recorder) => {
-      if (Option.isSome(recorder)) recorder.value.last = response
-    })
+    Effect.flatMap((recorder) =>
+      Effect.sync(() => {
+        if (Option.isSome(recorder)) recorder.value.last = response
+      })
+    )
   )
 
 /** One attempt, aborted (fetch's signal is tied to the fiber) when `timeout` ms pass. */
