@@ -4,7 +4,7 @@
  * request; the currency shown is the disputed charge's.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey, List } from "@levy/api"
+import { ApiError, CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
 import * as Config from "../feeConfigs/Config.js"

@@ -7,7 +7,7 @@
  * never give back more than was charged nor keep a cent of the fee.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey, List, Refund } from "@levy/api"
+import { ApiError, CurrentKey, Refund } from "@levy/api"
 import {
   type Charge,
   ChargeRepository,
