@@ -3,6 +3,15 @@
  * Promise facade (`new Levy(apiKey, options)`) with its error classes. Browser-safe: no
  * Node-only imports.
  */
+
+// Webhook signatures (decisions §8): verify a delivery against its raw body; Web Crypto only.
+export {
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookSignature,
+  WebhookVerificationError,
+  type WebhookVerificationReason
+} from "@levy/api"
 export { Levy, type ListQuery, type RequestOptions } from "./Levy.js"
 export * as LevyClient from "./LevyClient.js"
 export {
