@@ -31,8 +31,7 @@ import { Cause, Effect, Exit, Option } from "effect"
 import { type Client, makeFetch } from "./LevyClient.js"
 import type { Options } from "./Options.js"
 import { type Cursor, type PagePromise, paginate } from "./Page.js"
-import { ResponseRecorder } from "./Transport.js"
-import { toLevyError } from "./toLevyError.js"
+import { withLevyErrors } from "./toLevyError.js"
 
 /** Per-call options of a POST. */
 export interface RequestOptions {
@@ -53,13 +52,7 @@ const byId = (item: { readonly id: string }) => item.id
 
 /** Runs a call, rejecting with the `LevyError` (not Effect's FiberFailure) when it fails. */
 const run = async <A, E>(call: Effect.Effect<A, E>): Promise<A> => {
-  const recorder: { last: ResponseRecorder["Type"]["last"] } = { last: undefined }
-  const exit = await Effect.runPromiseExit(
-    call.pipe(
-      Effect.catchAll((error) => Effect.flip(toLevyError(error, recorder.last))),
-      Effect.provideService(ResponseRecorder, recorder)
-    )
-  )
+  const exit = await Effect.runPromiseExit(withLevyErrors(call))
   if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.failureOption(exit.cause)
   throw Option.isSome(failure) ? failure.value : Cause.squash(exit.cause)

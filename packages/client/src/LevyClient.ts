@@ -44,3 +44,6 @@ export const layer = (apiKey: string, options: Options = {}): Layer.Layer<LevyCl
 /** The client over `fetch`, built at once (building does no I/O). */
 export const makeFetch = (apiKey: string, options: Options = {}): Client =>
   Effect.runSync(make(apiKey, options).pipe(Effect.provide(FetchHttpClient.layer)))
+
+/** A call with every failure as the facade's `LevyError` (e.g. a timeout as `NetworkError`). */
+export { withLevyErrors } from "./toLevyError.js"

@@ -15,6 +15,7 @@ import {
   type LevyErrorFields,
   NetworkError
 } from "./LevyError.js"
+import { ResponseRecorder } from "./Transport.js"
 
 const requestIdOf = (response: HttpClientResponse.HttpClientResponse | undefined) =>
   response?.headers["request-id"]
@@ -149,3 +150,21 @@ export const toLevyError = (
     new APIError({ type: "api_error", code: "client_error", message: String(error) })
   )
 }
+
+/**
+ * `effect` (a call of the Effect client) with every failure as a `LevyError` carrying the
+ * `request-id` of the response it came from: the facade's errors, for Effect code that
+ * wants one error type (`NetworkError` for a timeout rather than an `HttpClientError`).
+ */
+export const withLevyErrors = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, LevyError, R> =>
+  Effect.suspend(() => {
+    const recorder: { last: HttpClientResponse.HttpClientResponse | undefined } = {
+      last: undefined
+    }
+    return effect.pipe(
+      Effect.catchAll((error) => Effect.flip(toLevyError(error, recorder.last))),
+      Effect.provideService(ResponseRecorder, recorder)
+    )
+  })

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { LevyClient } from "../src/index.js"
-import { fixed, SECRET, start } from "./support.js"
+import { CardError, LevyClient, NetworkError } from "../src/index.js"
+import { fixed, SECRET, silent, start } from "./support.js"
 
 describe("LevyClient (Effect)", () => {
   let server: Awaited<ReturnType<typeof start>>
@@ -80,6 +80,34 @@ describe("LevyClient (Effect)", () => {
       expect(post?.headers["idempotency-key"]).toMatch(/^idk_[0-9a-f-]{36}$/)
     } finally {
       await raw.close()
+    }
+  })
+
+  it("withLevyErrors: the facade's classes, with the request-id; a timeout is a NetworkError", async () => {
+    const declined = await run(
+      Effect.flatMap(LevyClient.LevyClient, (client) =>
+        client.charges.create({
+          payload: { amount: 5000, currency: "usd", source: "tok_chargeDeclined" },
+          headers: {}
+        })
+      ).pipe(LevyClient.withLevyErrors, Effect.flip)
+    )
+    expect(declined).toBeInstanceOf(CardError)
+    expect(declined.requestId).toMatch(/^req_/)
+    const hanging = await silent()
+    try {
+      const client = LevyClient.makeFetch(SECRET, {
+        baseUrl: hanging.url,
+        timeout: 100,
+        maxRetries: 0
+      })
+      const timedOut = await Effect.runPromise(
+        client.feeConfigs.retrieve().pipe(LevyClient.withLevyErrors, Effect.flip)
+      )
+      expect(timedOut).toBeInstanceOf(NetworkError)
+      expect(timedOut.code).toBe("timeout")
+    } finally {
+      await hanging.close()
     }
   })
 })
