@@ -13,7 +13,6 @@
  *   unknown routes (404) and wrong methods (405, with `Allow`), anything else 500 without
  *   detail (the cause is logged).
  */
-import { randomBytes } from "node:crypto"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -28,10 +27,12 @@ import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
+import { HotRoutes } from "./HotRoutes.js"
+import * as RequestId from "./RequestId.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
 
 /** A fresh request id: `req_` + 24 hex digits. */
-export const newRequestId = (): string => `req_${randomBytes(12).toString("hex")}`
+export const newRequestId = (): string => RequestId.next()
 
 const LEVY_ERRORS = [
   ApiError.InvalidRequestError,
@@ -130,6 +131,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const routes = [...routesOf(ServerApi), ...Docs.routes]
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
+    const hot = yield* HotRoutes
 
     /** Counts the request against its bucket and fills the rate-limit headers. */
     const rateLimit = (
@@ -245,12 +247,17 @@ export const EdgeLive = HttpApiBuilder.middleware(
             onNone: () => Option.none(),
             onSome: (k) => Option.some({ secret: secret ?? "", key: k })
           })
-          return yield* app.pipe(
+          const viaRouter = app.pipe(
             Effect.locally(EdgeKey, withKey),
             Effect.provideService(
               HttpIncomingMessage.MaxBodySize,
               Option.some(FileSystem.Size(options.maxBodyBytes))
             )
+          )
+          return yield* hot.dispatch(
+            request,
+            { key: withKey, maxBodyBytes: options.maxBodyBytes },
+            viaRouter
           )
         })
 
