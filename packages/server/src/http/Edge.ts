@@ -16,7 +16,6 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -200,10 +199,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
     return (app) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
+        // Set on whatever this returns (below): every response passes there.
         const headers: Record<string, string> = { "request-id": newRequestId() }
-        yield* HttpApp.appendPreResponseHandler((_request, response) =>
-          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-        )
 
         const handled = Effect.gen(function* () {
           // The documentation is public and static: no key, no rate limit, no version check.
@@ -279,7 +276,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
                   : HttpServerResponse.setHeader(response, "allow", allow)
               )
             )
-          })
+          }),
+          Effect.map((response) => HttpServerResponse.setHeaders(response, headers))
         )
       })
   })
