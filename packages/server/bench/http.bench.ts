@@ -10,7 +10,9 @@
  * two rounds and each figure is the median. Any non-2xx answer or socket error fails the run.
  * `*Cpu` is the server process's CPU time over the measurement per second of it (1 = one core
  * saturated, from /proc, Linux only): below ~0.9 the load generator, not the server, was the
- * limit, and the `*PerSec` figure is a floor of what the server can do.
+ * limit, and the `*PerSec` figure is a floor of what the server can do. `*CpuUsPerRequest`
+ * is server CPU microseconds per answered request (median over rounds): on a shared machine
+ * it moves far less than the rates, which follow whatever else runs on the two cores.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there.
  */
 
@@ -130,6 +132,7 @@ if (serving !== undefined) {
     readonly perSec: number
     readonly p99Ms: number
     readonly cpu?: number
+    readonly cpuUsPerRequest?: number
   }
 
   const ticksPerSec = (() => {
@@ -204,9 +207,11 @@ if (serving !== undefined) {
           ? undefined
           : (cpuAfter - cpuBefore) / ((performance.now() - started) / 1000)
       console.log(
-        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}`
+        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}${cpu === undefined ? "" : `, ${Math.round((cpu / result.perSec) * 1_000_000)} µs/request`}`
       )
-      return cpu === undefined ? result : { ...result, cpu }
+      return cpu === undefined
+        ? result
+        : { ...result, cpu, cpuUsPerRequest: (cpu / result.perSec) * 1_000_000 }
     } finally {
       child.removeAllListeners("exit")
       await new Promise((resolve) => {
@@ -228,6 +233,14 @@ if (serving !== undefined) {
   }
   const fullCpu = medianCpu(full)
   const bareCpu = medianCpu(bare)
+  const medianUs = (loads: Array<Load>): number | undefined => {
+    const values = loads.flatMap((r) =>
+      r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]
+    )
+    return values.length === 0 ? undefined : Math.round(median(values))
+  }
+  const fullUs = medianUs(full)
+  const bareUs = medianUs(bare)
   const estimatesPerSec = median(full.map((r) => r.perSec))
   const bareNodePerSec = median(bare.map((r) => r.perSec))
   report("http", {
@@ -237,6 +250,8 @@ if (serving !== undefined) {
     bareNodeP99Ms: median(bare.map((r) => r.p99Ms)),
     estimatesToBare: estimatesPerSec / bareNodePerSec,
     ...(fullCpu === undefined ? {} : { estimatesCpu: fullCpu }),
-    ...(bareCpu === undefined ? {} : { bareNodeCpu: bareCpu })
+    ...(bareCpu === undefined ? {} : { bareNodeCpu: bareCpu }),
+    ...(fullUs === undefined ? {} : { estimatesCpuUsPerRequest: fullUs }),
+    ...(bareUs === undefined ? {} : { bareNodeCpuUsPerRequest: bareUs })
   })
 }

@@ -4,14 +4,57 @@
  * The edge has usually resolved the key already (for the rate limit); it is reused here.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { ApiError, Authorization, LevyApi } from "@levy/api"
+import { ApiError, Authorization, type CurrentKey, LevyApi } from "@levy/api"
 import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
-import { KeyResolver, type ResolvedKey } from "./KeyResolver.js"
+import { KeyResolver, type KeyResolverService, type ResolvedKey } from "./KeyResolver.js"
+
+/** A key the edge resolved, with the secret it came from. */
+export interface EdgeResolved {
+  readonly secret: string
+  readonly key: ResolvedKey
+}
 
 /** The key the edge resolved for this request, with the secret it came from. */
-export const EdgeKey = FiberRef.unsafeMake<
-  Option.Option<{ readonly secret: string; readonly key: ResolvedKey }>
->(Option.none())
+export const EdgeKey = FiberRef.unsafeMake<Option.Option<EdgeResolved>>(Option.none())
+
+/**
+ * The middleware's decision for a bearer `secret`: the edge's key when it came from the same
+ * secret, else the resolver's. The edge's direct dispatch (http/HotRoutes.ts) calls this too.
+ */
+export const authorize = (
+  resolver: KeyResolverService,
+  secret: string,
+  resolved: Option.Option<EdgeResolved>
+): Effect.Effect<
+  CurrentKey.Key,
+  ApiError.AuthenticationError | ApiError.PermissionError,
+  HttpServerRequest.HttpServerRequest
+> =>
+  Effect.gen(function* () {
+    if (secret === "") {
+      return yield* new ApiError.AuthenticationError({
+        message: "You did not provide an API key: use Authorization: Bearer <key>."
+      })
+    }
+    const found =
+      Option.isSome(resolved) && resolved.value.secret === secret
+        ? Option.some(resolved.value.key)
+        : yield* Effect.orDie(resolver.resolve(secret))
+    if (Option.isNone(found)) {
+      return yield* new ApiError.AuthenticationError({ message: "Invalid API key provided." })
+    }
+    const key = found.value
+    if (key.kind === "publishable") {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const pathname = new URL(request.url, "http://levy.invalid").pathname
+      if (!LevyApi.allowsPublishableKey(request.method, pathname)) {
+        return yield* new ApiError.PermissionError({
+          message: "Publishable keys may not make this request; use a secret key."
+        })
+      }
+    }
+    return key
+  })
 
 export const AuthorizationLive = Layer.effect(
   Authorization.Authorization,
@@ -19,33 +62,9 @@ export const AuthorizationLive = Layer.effect(
     const resolver = yield* KeyResolver
     return {
       bearer: (token) =>
-        Effect.gen(function* () {
-          const secret = Redacted.value(token)
-          if (secret === "") {
-            return yield* new ApiError.AuthenticationError({
-              message: "You did not provide an API key: use Authorization: Bearer <key>."
-            })
-          }
-          const cached = yield* FiberRef.get(EdgeKey)
-          const found =
-            Option.isSome(cached) && cached.value.secret === secret
-              ? Option.some(cached.value.key)
-              : yield* Effect.orDie(resolver.resolve(secret))
-          if (Option.isNone(found)) {
-            return yield* new ApiError.AuthenticationError({ message: "Invalid API key provided." })
-          }
-          const key = found.value
-          if (key.kind === "publishable") {
-            const request = yield* HttpServerRequest.HttpServerRequest
-            const pathname = new URL(request.url, "http://levy.invalid").pathname
-            if (!LevyApi.allowsPublishableKey(request.method, pathname)) {
-              return yield* new ApiError.PermissionError({
-                message: "Publishable keys may not make this request; use a secret key."
-              })
-            }
-          }
-          return key
-        })
+        Effect.flatMap(FiberRef.get(EdgeKey), (resolved) =>
+          authorize(resolver, Redacted.value(token), resolved)
+        )
     }
   })
 )

@@ -11,10 +11,11 @@ import { Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ChargesLive } from "./charges/ChargesLive.js"
 import { DisputesLive } from "./disputes/DisputesLive.js"
-import { EstimatesLive } from "./estimates/EstimatesLive.js"
+import { EstimateHandlerLive, EstimatesLive } from "./estimates/EstimatesLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import { EdgeLive } from "./http/Edge.js"
+import * as HotRoutes from "./http/HotRoutes.js"
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { ServerApi } from "./ServerApi.js"
@@ -36,8 +37,10 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
     EventsLive,
     WebhookEndpointsLive,
     AuthorizationLive,
-    EdgeLive
-  ])
+    // The edge dispatches POST /v1/estimates itself (http/HotRoutes.ts), with the same handler.
+    EdgeLive.pipe(Layer.provide(HotRoutes.layer))
+  ]),
+  Layer.provide(EstimateHandlerLive)
 )
 
 /** Serves the API on `port`; exposes the HttpServer (its address) for callers and tests. */

@@ -2,44 +2,110 @@
  * `POST /v1/estimates`: the account's configuration for the key's mode (created with the
  * defaults on first use) through `Estimate.estimate`, the disclosure text rendered for the
  * quoted fee. Publishable keys are allowed (the Authorization middleware checks it).
+ *
+ * The handler is a service of its own so that the HttpApi group and the edge's direct
+ * dispatch of this hot endpoint (http/HotRoutes.ts) run the same code. The configuration is
+ * read from the store on every request; what is derived from a stored configuration (its
+ * parsed form, the engine's schedule) is kept per stored object, which no store mutates: an
+ * update stores a new object, so a changed configuration is never served from the cache.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey, Estimate as EstimateWire } from "@levy/api"
-import { Compliance, ComplianceRules, Estimate } from "@levy/core"
-import { Effect, Either } from "effect"
+import { ApiError, CurrentKey, type EstimateRequest, Estimate as EstimateWire } from "@levy/api"
+import { Compliance, ComplianceRules, Estimate, type FeeSchedule } from "@levy/core"
+import { FeeConfigRepository, type JsonObject, type Tenant } from "@levy/storage"
+import { Context, Effect, Either, Layer, Option } from "effect"
 import * as Config from "../feeConfigs/Config.js"
 import { ServerApi } from "../ServerApi.js"
 
-export const EstimatesLive = HttpApiBuilder.group(ServerApi, "estimates", (handlers) =>
+type Failure = ApiError.InvalidRequestError | ApiError.ServiceUnavailableError
+
+/** The estimate for a decoded payload, for the request's key. */
+export class EstimateHandler extends Context.Tag("@levy/server/EstimateHandler")<
+  EstimateHandler,
+  (
+    key: CurrentKey.Key,
+    payload: EstimateRequest.EstimateRequest
+  ) => Effect.Effect<EstimateWire.Estimate, Failure>
+>() {}
+
+/** A stored configuration with the engine's schedule for it (or the engine's refusal). */
+interface Prepared {
+  readonly config: Config.StoredConfig
+  readonly schedule: Either.Either<FeeSchedule.FeeSchedule, ApiError.InvalidRequestError>
+}
+
+export const EstimateHandlerLive = Layer.effect(
+  EstimateHandler,
   Effect.gen(function* () {
     const rules = yield* ComplianceRules
-    return handlers.handle("create", ({ payload }) =>
-      Effect.gen(function* () {
-        const key = yield* CurrentKey.CurrentKey
-        const { config } = yield* Config.current(Config.tenantOf(key))
-        // A stored configuration the engine refuses is our fault, not the caller's.
-        const schedule = yield* Config.schedule(config).pipe(Effect.orDie)
-        const { costOfAcceptance, region, ...context } = payload
-        const coa = yield* Config.costOfAcceptancePpm(costOfAcceptance ?? config.costOfAcceptance)
-        const quoted = yield* Estimate.estimate(schedule, rules.ruleset, {
-          ...context,
-          region: region ?? config.defaultRegion,
-          costOfAcceptance: coa,
-          allowUncertain: config.allowUncertain
-        }).pipe(Either.mapLeft(ApiError.fromFeeError))
-        const wire = EstimateWire.fromEngine(quoted)
-        const text = wire.compliance.disclosureText
-        if (text === null) return wire
-        const disclosureText = Compliance.renderDisclosure(text, {
-          percentage: schedule.percentage,
-          flatFee: schedule.flatFee,
-          amount: quoted.baseAmount,
-          currency: quoted.currency,
-          fee: quoted.convenienceFee,
-          flatPart: Math.min(quoted.feeBreakdown.flatFee, quoted.convenienceFee)
-        })
-        return { ...wire, compliance: { ...wire.compliance, disclosureText } }
+    const repo = yield* FeeConfigRepository
+    const prepared = new WeakMap<JsonObject, Prepared>()
+
+    const prepare = (json: JsonObject): Prepared => {
+      const cached = prepared.get(json)
+      if (cached !== undefined) return cached
+      const config = Config.fromJson(json)
+      const fresh = { config, schedule: Config.schedule(config) }
+      prepared.set(json, fresh)
+      return fresh
+    }
+
+    /** The tenant's stored configuration; `Config.current` creates it on first use. */
+    const configOf = (tenant: Tenant.Tenant) =>
+      repo.get(tenant).pipe(
+        Effect.catchTag("StorageError", Config.unavailable),
+        Effect.flatMap((found) =>
+          Option.isSome(found)
+            ? Effect.succeed(prepare(found.value.config))
+            : Effect.map(
+                Effect.provideService(Config.current(tenant), FeeConfigRepository, repo),
+                ({ record }) => prepare(record.config)
+              )
+        )
+      )
+
+    /** The quote, synchronously: everything after the configuration is pure. */
+    const quote = (
+      { config, schedule: scheduled }: Prepared,
+      payload: EstimateRequest.EstimateRequest
+    ): Effect.Effect<EstimateWire.Estimate, ApiError.InvalidRequestError> => {
+      // A stored configuration the engine refuses is our fault, not the caller's.
+      if (Either.isLeft(scheduled)) return Effect.die(scheduled.left)
+      const schedule = scheduled.right
+      const { costOfAcceptance, region, ...context } = payload
+      const coa = Config.costOfAcceptancePpm(costOfAcceptance ?? config.costOfAcceptance)
+      if (Either.isLeft(coa)) return Effect.fail(coa.left)
+      const estimated = Estimate.estimate(schedule, rules.ruleset, {
+        ...context,
+        region: region ?? config.defaultRegion,
+        costOfAcceptance: coa.right,
+        allowUncertain: config.allowUncertain
       })
-    )
+      if (Either.isLeft(estimated)) return Effect.fail(ApiError.fromFeeError(estimated.left))
+      const quoted = estimated.right
+      const wire = EstimateWire.fromEngine(quoted)
+      const text = wire.compliance.disclosureText
+      if (text === null) return Effect.succeed(wire)
+      const disclosureText = Compliance.renderDisclosure(text, {
+        percentage: schedule.percentage,
+        flatFee: schedule.flatFee,
+        amount: quoted.baseAmount,
+        currency: quoted.currency,
+        fee: quoted.convenienceFee,
+        flatPart: Math.min(quoted.feeBreakdown.flatFee, quoted.convenienceFee)
+      })
+      return Effect.succeed({ ...wire, compliance: { ...wire.compliance, disclosureText } })
+    }
+
+    return (key, payload) =>
+      Effect.flatMap(configOf(Config.tenantOf(key)), (config) => quote(config, payload))
   })
+)
+
+export const EstimatesLive = HttpApiBuilder.group(ServerApi, "estimates", (handlers) =>
+  Effect.map(EstimateHandler, (create) =>
+    handlers.handle("create", ({ payload }) =>
+      Effect.flatMap(CurrentKey.CurrentKey, (key) => create(key, payload))
+    )
+  )
 )

@@ -13,11 +13,9 @@
  *   unknown routes (404) and wrong methods (405, with `Allow`), anything else 500 without
  *   detail (the cause is logged).
  */
-import { randomBytes } from "node:crypto"
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -30,11 +28,13 @@ import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
+import { HotRoutes } from "./HotRoutes.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
+import * as RequestId from "./RequestId.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
 
 /** A fresh request id: `req_` + 24 hex digits. */
-export const newRequestId = (): string => `req_${randomBytes(12).toString("hex")}`
+export const newRequestId = (): string => RequestId.next()
 
 const LEVY_ERRORS = [
   ApiError.InvalidRequestError,
@@ -134,6 +134,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
     const idempotent = yield* IdempotencyEdge.make
+    const hot = yield* HotRoutes
 
     /** Counts the request against its bucket and fills the rate-limit headers. */
     const rateLimit = (
@@ -202,10 +203,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
     return (app) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
+        // Set on whatever this returns (below): every response passes there.
         const headers: Record<string, string> = { "request-id": newRequestId() }
-        yield* HttpApp.appendPreResponseHandler((_request, response) =>
-          Effect.succeed(HttpServerResponse.setHeaders(response, headers))
-        )
 
         /** The request's outcome as a response: every failure in the error shape. */
         const respond = <R>(
@@ -278,27 +277,33 @@ export const EdgeLive = HttpApiBuilder.middleware(
             onNone: () => Option.none(),
             onSome: (k) => Option.some({ secret: secret ?? "", key: k })
           })
-          const run = app.pipe(Effect.locally(EdgeKey, withKey))
-          const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
-          const served =
-            known && Option.isSome(key) && Option.isSome(idempotencyKey)
-              ? idempotent(
-                  Tenant.make(key.value.accountId, key.value.mode === "live"),
-                  idempotencyKey.value,
-                  request,
-                  respond(run)
-                )
-              : run
-          return yield* served.pipe(
-            Effect.provideService(
-              HttpIncomingMessage.MaxBodySize,
-              Option.some(FileSystem.Size(options.maxBodyBytes))
-            )
+          const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
+          const viaRouter = app.pipe(
+            Effect.locally(EdgeKey, withKey),
+            Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
           )
+          const dispatched = hot.dispatch(
+            request,
+            { key: withKey, maxBodyBytes: options.maxBodyBytes },
+            viaRouter
+          )
+          const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
+          if (!known || Option.isNone(key) || Option.isNone(idempotencyKey))
+            return yield* dispatched
+          // The claim reads the body first (the handler then gets the cached text), within the limit.
+          return yield* idempotent(
+            Tenant.make(key.value.accountId, key.value.mode === "live"),
+            idempotencyKey.value,
+            request,
+            respond(dispatched)
+          ).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize))
         })
 
         // Every log line of the request names it, as the response header does.
-        return yield* respond(handled).pipe(Effect.annotateLogs("requestId", headers["request-id"]))
+        return yield* respond(handled).pipe(
+          Effect.map((response) => HttpServerResponse.setHeaders(response, headers)),
+          Effect.annotateLogs("requestId", headers["request-id"])
+        )
       })
   })
 )

@@ -5,6 +5,7 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import { Config, Effect, Layer, Option } from "effect"
+import * as RateLimitMemory from "./RateLimitMemory.js"
 
 /** ioredis options from a `redis://[:password@]host[:port][/db]` URL. */
 export const redisOptions = (url: string, prefix = "levy:ratelimit:") => {
@@ -24,10 +25,8 @@ export const redisOptions = (url: string, prefix = "levy:ratelimit:") => {
   }
 }
 
-/** The limiter over the in-process store. */
-export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = RateLimiter.layer.pipe(
-  Layer.provide(RateLimiter.layerStoreMemory)
-)
+/** The limiter in this process (a synchronous fixed window, see RateLimitMemory). */
+export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = RateLimitMemory.layer
 
 /** The limiter over Redis at `url`; `prefix` namespaces the keys. */
 export const layerRedis = (url: string, prefix?: string): Layer.Layer<RateLimiter.RateLimiter> =>
