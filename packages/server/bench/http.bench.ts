@@ -5,7 +5,7 @@
  * server implementing the same endpoint (parse JSON, `Estimate.estimate`, respond) in the same run.
  *
  * The server under test runs in a child process of this file (pinned to CPU 0 when `taskset`
- * exists) and the load generator, autocannon's CLI with 50 connections, in another (CPU 1).
+ * exists) and the load generator, autocannon with 50 connections, in another (CPU 1).
  * Each server gets a short warm-up, then one 10 s measurement; bare and full alternate over
  * two rounds and each figure is the median. Any non-2xx answer or socket error fails the run.
  * `*Cpu` is the server process's CPU time over the measurement per second of it (1 = one core
@@ -13,20 +13,22 @@
  * limit, and the `*PerSec` figure is a floor of what the server can do. `*CpuUsPerRequest`
  * is server CPU microseconds per answered request (median over rounds): on a shared machine
  * it moves far less than the rates, which follow whatever else runs on the two cores.
+ * Then POST /v1/charges with a fresh Idempotency-Key each, on PostgreSQL (a throwaway
+ * database on the local server, dropped afterwards), the same way: `chargesPerSec`.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there.
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { Estimate as EstimateWire } from "@levy/api"
 import { ComplianceRules, Estimate, FeeSchedule, Ruleset } from "@levy/core"
-import { Ids, Storage } from "@levy/storage"
-import { Duration, Layer, ManagedRuntime } from "effect"
+import { AccountRepository, Ids, SecretBox, Storage, Testing } from "@levy/storage"
+import { Context, Duration, Effect, Layer, ManagedRuntime } from "effect"
 import { median, report } from "../../../scripts/benchmark.js"
 import { PaymentProcessors } from "../src/charges/PaymentProcessor.js"
 import { defaults, EdgeConfig } from "../src/http/EdgeConfig.js"
@@ -46,9 +48,41 @@ const BODY = JSON.stringify({
   region: "US-NY",
   cardType: "credit"
 })
+const CHARGE_BODY = JSON.stringify({ amount: 10_000, currency: "usd", region: "US-NY" })
 
-/** The full stack on an ephemeral loopback port. */
-const serveFull = async (): Promise<number> => {
+/** What the load generator sends to each server: charges carry a fresh Idempotency-Key each. */
+const TARGETS: Readonly<
+  Record<string, { readonly path: string; readonly body: string; readonly unique: boolean }>
+> = {
+  bare: { path: "/v1/estimates", body: BODY, unique: false },
+  full: { path: "/v1/estimates", body: BODY, unique: false },
+  charges: { path: "/v1/charges", body: CHARGE_BODY, unique: true }
+}
+
+/** A fresh PostgreSQL store in a throwaway database (dropped on close) holding the bench account. */
+const postgresStore = Layer.unwrapScoped(
+  Effect.map(Testing.throwawayDatabase("levy_bench"), ({ url }) =>
+    Storage.layerPostgres({ url, maxConnections: 20 })
+  )
+).pipe(
+  Layer.provide(SecretBox.layerRandom),
+  Layer.provideMerge(Ids.layer),
+  Layer.tap((context) =>
+    Context.get(context, AccountRepository).createAccount({
+      id: "acct_bench",
+      name: "bench",
+      created: 0
+    })
+  ),
+  Layer.orDie
+)
+
+const memoryStore = Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
+
+/** The full stack on an ephemeral loopback port over `store`; `close` releases the store. */
+const serveFull = async (
+  store: Layer.Layer<Storage.Repositories | Ids>
+): Promise<{ readonly port: number; readonly close: () => Promise<void> }> => {
   const high = 1_000_000_000
   const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide([
@@ -60,13 +94,13 @@ const serveFull = async (): Promise<number> => {
         ...defaults,
         rateLimits: { test: high, live: high, anonymous: high, window: Duration.minutes(1) }
       }),
-      Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
+      store
     ])
   )
   const runtime = ManagedRuntime.make(layer)
   const address = (await runtime.runPromise(HttpServer.HttpServer)).address
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
-  return address.port
+  return { port: address.port, close: () => runtime.dispose() }
 }
 
 /** The same endpoint on bare node:http: parse the JSON body, estimate, answer. */
@@ -99,13 +133,17 @@ const serveBare = (): Promise<number> => {
 
 const serving = process.env[MODE]
 if (serving !== undefined) {
-  // In the server child: listen, tell the parent the port, run until killed.
-  const port = serving === "full" ? await serveFull() : await serveBare()
-  console.log(`port ${port}`)
-  process.on("SIGTERM", () => process.exit(0))
+  // In the server child: listen, tell the parent the port, run until killed (then drop the
+  // throwaway database, if any).
+  const served =
+    serving === "bare"
+      ? { port: await serveBare(), close: () => Promise.resolve() }
+      : await serveFull(serving === "charges" ? postgresStore : memoryStore)
+  console.log(`port ${served.port}`)
+  process.on("SIGTERM", () => void served.close().finally(() => process.exit(0)))
 } else {
   const here = fileURLToPath(import.meta.url)
-  const autocannon = createRequire(import.meta.url).resolve("autocannon/autocannon.js")
+  const runner = join(dirname(here), "autocannonRun.ts")
   const pin = existsSync("/usr/bin/taskset")
   const profile = process.env.LEVY_BENCH_HTTP_PROFILE
 
@@ -153,24 +191,27 @@ if (serving !== undefined) {
     }
   }
 
-  const load = (port: number, seconds: number): Promise<Load> =>
+  const load = (mode: string, port: number, seconds: number): Promise<Load> =>
     new Promise((resolve, reject) => {
+      const target = TARGETS[mode]
+      if (target === undefined) return reject(new Error(`no target for ${mode}`))
       const child = launch(1, [
-        autocannon,
-        "--json",
-        "-c",
-        String(CONNECTIONS),
-        "-d",
-        String(seconds),
-        "-m",
-        "POST",
-        "-H",
-        "content-type=application/json",
-        "-H",
-        `authorization=Bearer ${SECRET}`,
-        "-b",
-        BODY,
-        `http://127.0.0.1:${port}/v1/estimates`
+        "--import",
+        "tsx",
+        runner,
+        JSON.stringify({
+          url: `http://127.0.0.1:${port}${target.path}`,
+          connections: CONNECTIONS,
+          duration: seconds,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${SECRET}`,
+            ...(target.unique ? { "idempotency-key": "bench-[<id>]" } : {})
+          },
+          body: target.body,
+          idReplacement: target.unique
+        })
       ])
       let out = ""
       child.stdout?.on("data", (chunk: Buffer) => {
@@ -197,10 +238,10 @@ if (serving !== undefined) {
   const measure = async (mode: string): Promise<Load> => {
     const { child, port } = await startServer(mode)
     try {
-      await load(port, WARMUP_S)
+      await load(mode, port, WARMUP_S)
       const cpuBefore = cpuSeconds(child.pid)
       const started = performance.now()
-      const result = await load(port, MEASURE_S)
+      const result = await load(mode, port, MEASURE_S)
       const cpuAfter = cpuSeconds(child.pid)
       const cpu =
         cpuBefore === undefined || cpuAfter === undefined
@@ -231,6 +272,10 @@ if (serving !== undefined) {
     const values = loads.flatMap((r) => (r.cpu === undefined ? [] : [r.cpu]))
     return values.length === 0 ? undefined : median(values)
   }
+  // Charges on PostgreSQL: the whole write path (claim the key, quote, simulate, write the
+  // charge + event + stored response in one statement).
+  const charges: Array<Load> = []
+  for (let round = 0; round < ROUNDS; round++) charges.push(await measure("charges"))
   const fullCpu = medianCpu(full)
   const bareCpu = medianCpu(bare)
   const medianUs = (loads: Array<Load>): number | undefined => {
@@ -252,6 +297,8 @@ if (serving !== undefined) {
     ...(fullCpu === undefined ? {} : { estimatesCpu: fullCpu }),
     ...(bareCpu === undefined ? {} : { bareNodeCpu: bareCpu }),
     ...(fullUs === undefined ? {} : { estimatesCpuUsPerRequest: fullUs }),
-    ...(bareUs === undefined ? {} : { bareNodeCpuUsPerRequest: bareUs })
+    ...(bareUs === undefined ? {} : { bareNodeCpuUsPerRequest: bareUs }),
+    chargesPerSec: median(charges.map((r) => r.perSec)),
+    chargesP99Ms: median(charges.map((r) => r.p99Ms))
   })
 }
