@@ -181,6 +181,27 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
   })
 
   describe("fee configs, live mode", () => {
+    it("a held raise retried with its Idempotency-Key is replayed, not refused as a second change", async () => {
+      const headers = { "idempotency-key": `hold-${_name}` }
+      const request = { body: { flatFee: 0.4 }, key: LIVE_SECRET, headers }
+      const first = await call(server.url, "POST", "/v1/fee-configs", request)
+      const retry = await call(server.url, "POST", "/v1/fee-configs", request)
+      expect(first.status).toBe(200)
+      expect(retry.status).toBe(200)
+      expect(retry.headers.get("idempotent-replayed")).toBe("true")
+      expect(retry.body).toStrictEqual(first.body)
+      const cancelHeaders = { "idempotency-key": `cancel-${_name}` }
+      const cancel = () =>
+        call(server.url, "POST", "/v1/fee-configs/pending/cancel", {
+          key: LIVE_SECRET,
+          headers: cancelHeaders
+        })
+      expect((await cancel()).status).toBe(200)
+      const again = await cancel()
+      expect(again.status).toBe(200)
+      expect(again.headers.get("idempotent-replayed")).toBe("true")
+    })
+
     it("a raise is held; the same key may not approve it; another secret key applies it", async () => {
       const held = await update({ percentage: 3.5 }, LIVE_SECRET)
       expect(held.status).toBe(200)

@@ -5,7 +5,7 @@
  * approving or cancelling the pending (live-mode) change. Failures are API errors, so the
  * handlers return them as they are and the CLI prints their message.
  */
-import { ApiError } from "@levy/api"
+import { ApiError, FeeConfig } from "@levy/api"
 import { type Compliance, ComplianceRules, type FeeSchedule } from "@levy/core"
 import {
   type Applied,
@@ -17,6 +17,7 @@ import {
   Transactions
 } from "@levy/storage"
 import { Effect, Either, Option } from "effect"
+import * as Idempotency from "../http/Idempotency.js"
 import * as Config from "./Config.js"
 
 const now = () => Math.floor(Date.now() / 1000)
@@ -81,7 +82,10 @@ export const make = Effect.gen(function* () {
   const pendingOf = (tenant: Tenant.Tenant) =>
     repo.pending(tenant).pipe(Effect.catchTag("StorageError", Config.unavailable))
 
-  /** Runs a change that applies the configuration, writing `fee_config.updated` with it. */
+  /**
+   * Runs a change that applies the configuration, writing `fee_config.updated` and the
+   * request's idempotent response with it.
+   */
   const applying = <E>(
     tenant: Tenant.Tenant,
     write: Effect.Effect<Applied, E>,
@@ -103,6 +107,7 @@ export const make = Effect.gen(function* () {
             created: now()
           })
           .pipe(Effect.catchTag("DuplicateRecord", Effect.die))
+        yield* Idempotency.recordSuccess(FeeConfig.FeeConfig, wire)
         return wire
       })
     )
@@ -134,11 +139,17 @@ export const make = Effect.gen(function* () {
   /** Drops the pending change, cancelled `by`; returns the configuration in force. */
   const cancel = (tenant: Tenant.Tenant, by: string) =>
     Effect.gen(function* () {
-      yield* repo
-        .cancel(tenant, { by, at: now() })
-        .pipe(Effect.catchTags({ RecordNotFound: noPending, StorageError: Config.unavailable }))
       const { config } = yield* Config.current(tenant)
-      return Config.toWire(rules, tenant, config, { pending: Option.none() })
+      const wire = Config.toWire(rules, tenant, config, { pending: Option.none() })
+      yield* transactions
+        .run(
+          Effect.zipRight(
+            repo.cancel(tenant, { by, at: now() }),
+            Idempotency.recordSuccess(FeeConfig.FeeConfig, wire)
+          )
+        )
+        .pipe(Effect.catchTags({ RecordNotFound: noPending, StorageError: Config.unavailable }))
+      return wire
     })
 
   return { checkDefaultRegion, pendingOf, applying, approve, cancel } as const

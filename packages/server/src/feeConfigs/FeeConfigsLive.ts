@@ -6,10 +6,11 @@
  * in the same transaction.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey } from "@levy/api"
+import { ApiError, CurrentKey, FeeConfig } from "@levy/api"
 import { ComplianceRules, Decimal, type FeeSchedule } from "@levy/core"
-import { FeeConfigRepository, Ids } from "@levy/storage"
+import { FeeConfigRepository, Ids, Transactions } from "@levy/storage"
 import { Effect, Option } from "effect"
+import * as Idempotency from "../http/Idempotency.js"
 import { ServerApi } from "../ServerApi.js"
 import * as Changes from "./Changes.js"
 import * as Config from "./Config.js"
@@ -29,6 +30,7 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
     const { checkDefaultRegion, pendingOf, applying } = changes
     const rules = yield* ComplianceRules
     const repo = yield* FeeConfigRepository
+    const transactions = yield* Transactions
     const ids = yield* Ids
 
     return handlers
@@ -52,17 +54,30 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
           const id = yield* ids.make("fcc")
           const change = { id, changes, requestedBy: key.keyId, at: now() }
           if (tenant.livemode && raisesFee(beforeSchedule, nextSchedule)) {
-            const held = yield* repo.request(tenant, change).pipe(
-              Effect.catchTags({
-                DuplicateRecord: () =>
-                  new ApiError.InvalidRequestError({
-                    code: "fee_config_change_pending",
-                    message:
-                      "A change is already pending approval: approve or cancel it (POST /v1/fee-configs/pending/approve or /cancel) first."
-                  }),
-                StorageError: Config.unavailable
-              })
-            )
+            // The held change and the response to replay for it commit together.
+            const held = yield* transactions
+              .run(
+                Effect.tap(repo.request(tenant, change), (requested) =>
+                  Idempotency.recordSuccess(
+                    FeeConfig.FeeConfig,
+                    Config.toWire(rules, tenant, before, {
+                      pending: Option.some(requested),
+                      updated: false
+                    })
+                  )
+                )
+              )
+              .pipe(
+                Effect.catchTags({
+                  DuplicateRecord: () =>
+                    new ApiError.InvalidRequestError({
+                      code: "fee_config_change_pending",
+                      message:
+                        "A change is already pending approval: approve or cancel it (POST /v1/fee-configs/pending/approve or /cancel) first."
+                    }),
+                  StorageError: Config.unavailable
+                })
+              )
             return Config.toWire(rules, tenant, before, {
               pending: Option.some(held),
               updated: false
