@@ -10,14 +10,13 @@ import { ComplianceRules, Estimate } from "@levy/core"
 import {
   ChargeRepository,
   type Dispute,
-  type Event,
-  EventRepository,
   Ids,
   type Json,
   type Tenant,
   Transactions
 } from "@levy/storage"
 import { Effect, Either, Option, Schema } from "effect"
+import * as Outbox from "../events/Outbox.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
@@ -33,24 +32,6 @@ const encodeDispute = Schema.encodeSync(DisputeWire.Dispute)
 
 const notFound = (id: string) =>
   new ApiError.NotFoundError({ param: "id", message: `No such charge: '${id}'` })
-
-/** The event of a change, at `created`. */
-const eventOf = (
-  tenant: Tenant.Tenant,
-  id: string,
-  type: string,
-  object: unknown,
-  created: number,
-  idempotencyKey: string | undefined
-): Event => ({
-  id,
-  accountId: tenant.accountId,
-  livemode: tenant.livemode,
-  type,
-  data: { object: object as Json },
-  request: idempotencyKey === undefined ? null : { idempotencyKey },
-  created
-})
 
 /** The charge's outcome fields and, for a decline, the 402 to answer. */
 const settled = (outcome: CollectOutcome, chargeId: string) =>
@@ -73,7 +54,6 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
     const charges = yield* ChargeRepository
     const processors = yield* PaymentProcessors
     const transactions = yield* Transactions
-    const events = yield* EventRepository
     const ids = yield* Ids
 
     /** Opens the dispute a processor reported with the charge, and its event. */
@@ -102,16 +82,7 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
           created: dispute.created,
           livemode: dispute.livemode
         }
-        yield* events.insert(
-          eventOf(
-            tenant,
-            yield* ids.make("evt"),
-            "dispute.created",
-            encodeDispute(wire),
-            dispute.created,
-            undefined
-          )
-        )
+        yield* Outbox.record(tenant, "dispute.created", encodeDispute(wire), dispute.created)
       })
 
     return handlers
@@ -173,13 +144,11 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
             declined === undefined ? { status: 200, body } : ApiError.toResponse(declined)
           const write = charges.create({
             charge: ChargeWire.toStored(charge, tenant.accountId, source),
-            event: eventOf(
+            event: yield* Outbox.make(
               tenant,
-              yield* ids.make("evt"),
               declined === undefined ? "charge.succeeded" : "charge.failed",
               body,
-              created,
-              Option.getOrUndefined(claim)?.key
+              created
             ),
             idempotency: Option.match(claim, {
               onNone: () => undefined,

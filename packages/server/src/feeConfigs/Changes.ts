@@ -17,6 +17,7 @@ import {
   Transactions
 } from "@levy/storage"
 import { Effect, Either, Option } from "effect"
+import * as Outbox from "../events/Outbox.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Config from "./Config.js"
 
@@ -44,9 +45,9 @@ const noPending = () =>
 export const make = Effect.gen(function* () {
   const rules = yield* ComplianceRules
   const repo = yield* FeeConfigRepository
-  const events = yield* EventRepository
+  const _events = yield* EventRepository
   const transactions = yield* Transactions
-  const ids = yield* Ids
+  const _ids = yield* Ids
 
   /**
    * A configuration must be compliant in its `defaultRegion` for a consumer's credit card
@@ -96,17 +97,7 @@ export const make = Effect.gen(function* () {
         const applied = yield* write
         const config = Config.fromJson(applied.config.config)
         const wire = Config.toWire(rules, tenant, config, { pending, updated: true })
-        yield* events
-          .insert({
-            id: yield* ids.make("evt"),
-            accountId: tenant.accountId,
-            livemode: tenant.livemode,
-            type: "fee_config.updated",
-            data: { object: Config.toJson(wire) },
-            request: null,
-            created: now()
-          })
-          .pipe(Effect.catchTag("DuplicateRecord", Effect.die))
+        yield* Outbox.record(tenant, "fee_config.updated", wire)
         yield* Idempotency.recordSuccess(FeeConfig.FeeConfig, wire)
         return wire
       })

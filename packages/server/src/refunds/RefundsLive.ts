@@ -13,11 +13,12 @@ import {
   ChargeRepository,
   EventRepository,
   Ids,
-  type Tenant,
+  Tenant,
   Transactions
 } from "@levy/storage"
 import { Effect } from "effect"
 import * as ChargeWire from "../charges/ChargeWire.js"
+import * as Outbox from "../events/Outbox.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
@@ -53,7 +54,7 @@ const contended = (chargeId: string) =>
 export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers) =>
   Effect.gen(function* () {
     const charges = yield* ChargeRepository
-    const events = yield* EventRepository
+    const _events = yield* EventRepository
     const transactions = yield* Transactions
     const ids = yield* Ids
 
@@ -65,19 +66,12 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
 
     /** The `charge.refunded` event: the charge as it is after the refund. */
     const refundedEvent = (charge: Charge, created: number) =>
-      Effect.gen(function* () {
-        yield* events
-          .insert({
-            id: yield* ids.make("evt"),
-            accountId: charge.accountId,
-            livemode: charge.livemode,
-            type: "charge.refunded",
-            data: { object: Config.toJson(ChargeWire.toWire(charge)) },
-            request: null,
-            created
-          })
-          .pipe(Effect.catchTag("DuplicateRecord", Effect.die))
-      })
+      Outbox.record(
+        Tenant.make(charge.accountId, charge.livemode),
+        "charge.refunded",
+        ChargeWire.toWire(charge),
+        created
+      )
 
     return handlers
       .handle("create", ({ payload }) =>
