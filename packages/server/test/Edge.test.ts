@@ -244,6 +244,51 @@ describe("routing errors", () => {
   })
 })
 
+describe("cross-origin callers (browsers with publishable keys)", () => {
+  const ORIGIN = "https://shop.example"
+
+  it("a preflight is answered 204 without a key, naming the path's methods and the headers", async () => {
+    const reply = await req("OPTIONS", "/v1/estimates", {
+      key: null,
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type"
+      }
+    })
+    expect(reply.status).toBe(204)
+    expect(reply.headers.get("access-control-allow-origin")).toBe("*")
+    expect(reply.headers.get("access-control-allow-methods")).toBe("POST")
+    expect(reply.headers.get("access-control-allow-headers")).toContain("authorization")
+    expect(reply.headers.get("access-control-allow-headers")).toContain("idempotency-key")
+  })
+
+  it("a preflight for an unknown path is not approved", async () => {
+    const reply = await req("OPTIONS", "/v1/nope", {
+      key: null,
+      headers: { origin: ORIGIN, "access-control-request-method": "GET" }
+    })
+    expect(reply.status).not.toBe(204)
+    expect(reply.headers.get("access-control-allow-methods")).toBeNull()
+  })
+
+  it("answers to an Origin expose the API's headers; same-origin answers carry none", async () => {
+    const cross = await req("POST", "/v1/estimates", {
+      key: PUBLISHABLE,
+      body: { amount: 10000, currency: "usd" },
+      headers: { origin: ORIGIN }
+    })
+    expect(cross.status).toBe(200)
+    expect(cross.headers.get("access-control-allow-origin")).toBe("*")
+    expect(cross.headers.get("access-control-expose-headers")).toContain("request-id")
+    const same = await req("POST", "/v1/estimates", {
+      key: PUBLISHABLE,
+      body: { amount: 10000, currency: "usd" }
+    })
+    expect(same.headers.get("access-control-allow-origin")).toBeNull()
+  })
+})
+
 describe("authentication", () => {
   it("a missing key is a 401 authentication_error", async () => {
     const reply = await req("GET", "/v1/regions", { key: null })

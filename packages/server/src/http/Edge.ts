@@ -26,6 +26,7 @@ import { EdgeKey } from "../AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
+import * as Cors from "./Cors.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import { HotRoutes } from "./HotRoutes.js"
@@ -204,7 +205,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         // Set on whatever this returns (below): every response passes there.
-        const headers: Record<string, string> = { "request-id": newRequestId() }
+        const headers: Record<string, string> = {
+          "request-id": newRequestId(),
+          ...(request.headers.origin === undefined ? {} : Cors.RESPONSE_HEADERS)
+        }
 
         /** The request's outcome as a response: every failure in the error shape. */
         const respond = <R>(
@@ -244,6 +248,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const key =
             secret === undefined ? Option.none<ResolvedKey>() : yield* resolver.resolve(secret)
           yield* rateLimit(key, request, headers)
+          if (Cors.isPreflight(request)) {
+            const allowed = allowedMethods(routes, pathnameOf(request))
+            if (allowed.length > 0) return Cors.preflight(allowed)
+          }
 
           const version = request.headers["levy-version"]
           if (version !== undefined && version !== Headers.API_VERSION) {
