@@ -28,3 +28,10 @@ export * as WebhookDelivery from "./WebhookDelivery.js"
 export * as WebhookEndpoint from "./WebhookEndpoint.js"
 export * as WebhookEndpointCreate from "./WebhookEndpointCreate.js"
 export * as WebhookEndpointUpdate from "./WebhookEndpointUpdate.js"
+export * as WebhookSignature from "./WebhookSignature.js"
+export {
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookVerificationError,
+  type WebhookVerificationReason
+} from "./WebhookSignature.js"
