@@ -60,8 +60,27 @@ export interface Claim {
   readonly leaseMs: number
 }
 
+/** What one `fanOut` call did. */
+export interface FanOut {
+  /** Events taken and marked fanned out (0: none was waiting). */
+  readonly events: number
+  /** Deliveries created for them. */
+  readonly deliveries: number
+}
+
+/** Whether an endpoint with these subscriptions receives events of `type`. */
+const subscribes = (enabledEvents: ReadonlyArray<string>, type: string) =>
+  enabledEvents.includes("*") || enabledEvents.includes(type)
+
 /** Webhook deliveries and attempts. */
 export interface WebhookDeliveryRepositoryService {
+  /**
+   * Fans out up to `limit` events not yet fanned out (of every account, oldest first): one
+   * pending delivery, due now, per enabled endpoint of the event's account and mode that
+   * subscribes to its type; the events are marked in the same transaction, so each is
+   * fanned out once. Concurrent callers (other processes) take different events.
+   */
+  readonly fanOut: (limit: number) => Effect.Effect<FanOut, StorageError>
   /** Creates a pending delivery of `eventId` to each endpoint (none twice), due now. */
   readonly enqueue: (
     tenant: Tenant,
@@ -155,6 +174,54 @@ export const makeSql = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const ids = yield* Ids
   const service: WebhookDeliveryRepositoryService = {
+    fanOut: (limit) =>
+      Effect.gen(function* () {
+        const events = yield* sql<{
+          account_id: string
+          id: string
+          livemode: boolean
+          type: string
+        }>`SELECT account_id, id, livemode, type FROM events WHERE NOT fanned_out
+          ORDER BY created, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
+        if (events.length === 0) return { events: 0, deliveries: 0 }
+        const accounts = [...new Set(events.map((e) => e.account_id))]
+        const endpoints = yield* sql<{
+          account_id: string
+          id: string
+          livemode: boolean
+          enabled_events: ReadonlyArray<string>
+        }>`SELECT account_id, id, livemode, enabled_events FROM webhook_endpoints
+          WHERE status = 'enabled' AND account_id IN ${sql.in(accounts)}`
+        const now = yield* Clock.currentTimeMillis
+        const rows: Array<Omit<Row, "lease_owner" | "lease_expires_at_ms">> = []
+        for (const e of events) {
+          for (const ep of endpoints) {
+            if (ep.account_id !== e.account_id || ep.livemode !== e.livemode) continue
+            if (!subscribes(ep.enabled_events, e.type)) continue
+            rows.push({
+              account_id: e.account_id,
+              id: yield* ids.make("wd"),
+              livemode: e.livemode,
+              endpoint_id: ep.id,
+              event_id: e.id,
+              status: "pending",
+              attempts: 0,
+              next_attempt_at_ms: now,
+              created: Math.floor(now / 1000)
+            })
+          }
+        }
+        if (rows.length > 0) {
+          yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows)}
+            ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING`
+        }
+        for (const account of accounts) {
+          const mine = events.filter((e) => e.account_id === account).map((e) => e.id)
+          yield* sql`UPDATE events SET fanned_out = true
+            WHERE account_id = ${account} AND id IN ${sql.in(mine)}`
+        }
+        return { events: events.length, deliveries: rows.length }
+      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
     enqueue: (tenant, eventId, endpointIds) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
@@ -266,6 +333,8 @@ export const makeSql = Effect.gen(function* () {
 
 const DELIVERIES = "webhook_deliveries"
 const ATTEMPTS = "webhook_delivery_attempts"
+/** Keys (`account/event`) of the events already fanned out: the SQL stores' `fanned_out` column. */
+const FANNED_OUT = "events_fanned_out"
 
 /** The in-memory implementation. */
 export const makeMemory = Effect.gen(function* () {
@@ -280,6 +349,49 @@ export const makeMemory = Effect.gen(function* () {
       : Effect.fail(new RecordNotFound({ entity: "webhook_delivery", id }))
   }
   const service: WebhookDeliveryRepositoryService = {
+    fanOut: (limit) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        return yield* store.write((w) =>
+          Effect.gen(function* () {
+            const done = store.table<true>(FANNED_OUT)
+            const events = [...store.table<Event>("events").entries()]
+              .filter(([k]) => !done.has(k))
+              .sort(([, a], [, b]) => a.created - b.created || (a.id < b.id ? -1 : 1))
+              .slice(0, Math.max(0, limit))
+            const endpoints = [...store.table<WebhookEndpoint>("webhook_endpoints").values()]
+            // As the unique key does in SQL: none twice (a resend may have come first).
+            const existing = new Set(
+              [...deliveries.values()].map((d) => `${d.endpointId}/${d.eventId}`)
+            )
+            let created = 0
+            for (const [k, e] of events) {
+              w.put(FANNED_OUT, k, true)
+              for (const ep of endpoints) {
+                if (ep.accountId !== e.accountId || ep.livemode !== e.livemode) continue
+                if (ep.status !== "enabled" || !subscribes(ep.enabledEvents, e.type)) continue
+                if (existing.has(`${ep.id}/${e.id}`)) continue
+                const d: WebhookDelivery = {
+                  id: yield* ids.make("wd"),
+                  accountId: e.accountId,
+                  livemode: e.livemode,
+                  endpointId: ep.id,
+                  eventId: e.id,
+                  status: "pending",
+                  attempts: 0,
+                  nextAttemptAtMs: now,
+                  leaseOwner: null,
+                  leaseExpiresAtMs: null,
+                  created: Math.floor(now / 1000)
+                }
+                w.put(DELIVERIES, key(d.accountId, d.id), d)
+                created++
+              }
+            }
+            return { events: events.length, deliveries: created }
+          })
+        )
+      }),
     enqueue: (tenant, eventId, endpointIds) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis

@@ -1005,6 +1005,78 @@ for (const store of stores) {
           })
       )
 
+      it.effect(
+        "fan-out: each event once, to the enabled endpoints of its tenant subscribed to its type",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const events = yield* EventRepository
+            const charges = yield* ChargeRepository
+            const deliveries = yield* WebhookDeliveryRepository
+            // Take whatever earlier tests left, so the counts below are this test's.
+            while ((yield* deliveries.fanOut(1000)).events > 0) {}
+            const endpoint = (tenant: Tenant, enabledEvents: Array<string>, status = "enabled") =>
+              endpoints.create({
+                id: nextId("we"),
+                accountId: tenant.accountId,
+                livemode: tenant.livemode,
+                url: "http://127.0.0.1:9/hook",
+                enabledEvents,
+                status: status as "enabled" | "disabled",
+                description: null,
+                created: T0,
+                secret: "whsec_dev_abc"
+              })
+            const succeededOnly = yield* endpoint(test, ["charge.succeeded"])
+            yield* endpoint(test, ["*"], "disabled")
+            yield* endpoint(test, ["dispute.created"])
+            const liveAll = yield* endpoint(live, ["*"])
+            const e1 = yield* events.insert(eventFor(newCharge(test)))
+            yield* events.insert({ ...eventFor(newCharge(test)), type: "charge.refunded" })
+            const e3 = yield* events.insert(eventFor(newCharge(live)))
+            // An event written by a charge's own statement is fanned out too.
+            const charge = newCharge(test)
+            const e4 = eventFor(charge)
+            yield* charges.create({ charge, event: e4 })
+
+            const first = yield* deliveries.fanOut(1000)
+            expect(first).toEqual({ events: 4, deliveries: 3 })
+            const testDeliveries = (yield* deliveries.list(test, {})).data
+            expect(testDeliveries.map((d) => [d.endpointId, d.eventId]).sort()).toEqual(
+              [
+                [succeededOnly.id, e1.id],
+                [succeededOnly.id, e4.id]
+              ].sort()
+            )
+            expect(testDeliveries.every((d) => d.status === "pending" && d.attempts === 0)).toBe(
+              true
+            )
+            expect(
+              (yield* deliveries.list(live, {})).data.map((d) => [d.endpointId, d.eventId])
+            ).toEqual([[liveAll.id, e3.id]])
+            expect(yield* deliveries.fanOut(1000)).toEqual({ events: 0, deliveries: 0 })
+
+            // Concurrent callers split the events between them: each is taken exactly once.
+            for (let i = 0; i < 20; i++) yield* events.insert(eventFor(newCharge(test)))
+            let taken = 0
+            for (;;) {
+              const rounds = yield* Effect.all(
+                Array.from({ length: 6 }, () => deliveries.fanOut(3)),
+                { concurrency: "unbounded" }
+              )
+              const n = rounds.reduce((sum, r) => sum + r.events, 0)
+              if (n === 0) break
+              taken += n
+            }
+            expect(taken).toBe(20)
+            const all = yield* walk((r) => deliveries.list(test, r), { limit: 100 })
+            const pairs = all.flatMap((p) => p.data).map((d) => `${d.endpointId}/${d.eventId}`)
+            expect(pairs).toHaveLength(22)
+            expect(new Set(pairs).size).toBe(22)
+          })
+      )
+
       it.effect("API keys are stored hashed and found by the full key", () =>
         Effect.gen(function* () {
           const { test } = yield* freshAccount

@@ -1,0 +1,20 @@
+/**
+ * The webhook fan-out mark (decisions §8): an event is turned into its deliveries (one per
+ * enabled endpoint subscribed to its type) by the dispatcher, in the same transaction that
+ * sets `fanned_out`, so each event is fanned out exactly once by whichever process takes it
+ * (`FOR UPDATE SKIP LOCKED`) and none is forgotten across restarts. Events written before
+ * this migration count as fanned out (the column is added with default true, then the
+ * default becomes false for new rows): no backlog of old events is delivered.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+export default Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`
+ALTER TABLE events ADD COLUMN fanned_out boolean NOT NULL DEFAULT true;
+ALTER TABLE events ALTER COLUMN fanned_out SET DEFAULT false;
+-- The fan-out queue: events not yet fanned out, oldest first.
+CREATE INDEX events_to_fan_out ON events (created, id) WHERE NOT fanned_out;
+`
+)
