@@ -45,7 +45,7 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     // exists before the server accepts its first request.
     Layer.provide(devAccount),
     // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
-    Layer.provide(DispatcherLayer.layer()),
+    Layer.provide(DispatcherLayer.layerFromEnv),
     Layer.provideMerge(storage)
   )
   return Effect.gen(function* () {

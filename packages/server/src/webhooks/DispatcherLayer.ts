@@ -8,6 +8,7 @@ import { Transactions } from "@levy/storage"
 import { Effect, Layer } from "effect"
 import * as Dispatcher from "./Dispatcher.js"
 import { type DispatcherConfig, defaults } from "./DispatcherConfig.js"
+import * as DispatcherEnv from "./DispatcherEnv.js"
 import { Wake } from "./Wake.js"
 
 const background = (config: DispatcherConfig) =>
@@ -30,3 +31,6 @@ export const layer = (config: Partial<DispatcherConfig> = {}) =>
   Layer.merge(background({ ...defaults, ...config }), wakingTransactions).pipe(
     Layer.provideMerge(Wake.layer)
   )
+
+/** `layer` configured from the environment (`DispatcherEnv`). */
+export const layerFromEnv = Layer.unwrapEffect(Effect.map(DispatcherEnv.fromEnv, layer))
