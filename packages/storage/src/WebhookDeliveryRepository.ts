@@ -53,6 +53,13 @@ export interface AttemptOutcome {
   readonly next: "succeeded" | "failed" | { readonly retryAtMs: number }
 }
 
+/** One attempt to record: which delivery, and what happened. */
+export interface AttemptRecord {
+  readonly tenant: Tenant
+  readonly deliveryId: string
+  readonly outcome: AttemptOutcome
+}
+
 /** A claim request. */
 export interface Claim {
   readonly owner: string
@@ -99,6 +106,14 @@ export interface WebhookDeliveryRepositoryService {
     { readonly delivery: WebhookDelivery; readonly attempt: WebhookAttempt },
     RecordNotFound | LeaseLost | StorageError
   >
+  /**
+   * `recordAttempt` for many deliveries in one statement (the dispatcher's hot path). Those
+   * not leased to `owner` (lease lost, or deleted) are skipped; returns the ids recorded.
+   */
+  readonly recordAttempts: (
+    owner: string,
+    attempts: ReadonlyArray<AttemptRecord>
+  ) => Effect.Effect<ReadonlyArray<string>, StorageError>
   readonly get: (
     tenant: Tenant,
     id: string
@@ -268,34 +283,93 @@ export const makeSql = Effect.gen(function* () {
           Effect.map((rows) => rows.map(fromRow))
         )
       ),
+    // One statement (one round trip, atomic on its own): the dispatcher records an attempt
+    // per delivery, so this is on its hot path. The row is locked by the first CTE; when it
+    // returns nothing, a second look tells a missing delivery from a lost lease.
     recordAttempt: (tenant, deliveryId, owner, outcome) =>
       Effect.gen(function* () {
-        const rows = yield* sql<Row>`SELECT * FROM webhook_deliveries
-          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}
-          FOR UPDATE`
-        const current = rows[0]
-        if (!current)
-          return yield* Effect.fail(
-            new RecordNotFound({ entity: "webhook_delivery", id: deliveryId })
-          )
-        if (current.lease_owner !== owner || current.status !== "pending") {
-          return yield* Effect.fail(new LeaseLost({ deliveryId }))
-        }
         const now = yield* Clock.currentTimeMillis
         const attemptId = yield* ids.make("wda")
-        const attempt = yield* sql<AttemptRow>`INSERT INTO webhook_delivery_attempts
-            (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
-          VALUES (${tenant.accountId}, ${attemptId}, ${tenant.livemode}, ${deliveryId}, ${current.attempts + 1},
-            ${outcome.statusCode}, ${outcome.error}, ${outcome.durationMs}, ${Math.floor(now / 1000)})
-          RETURNING *`
         const next = outcome.next
-        const updated = yield* sql<Row>`UPDATE webhook_deliveries SET
-            attempts = attempts + 1, status = ${statusOf(next)},
-            next_attempt_at_ms = ${typeof next === "object" ? next.retryAtMs : current.next_attempt_at_ms},
+        const rows = yield* sql<Row & { a: AttemptRow }>`WITH current AS (
+            SELECT account_id, id, attempts FROM webhook_deliveries
+            WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}
+              AND lease_owner = ${owner} AND status = 'pending'
+            FOR UPDATE
+          ), attempt AS (
+            INSERT INTO webhook_delivery_attempts
+              (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
+            SELECT ${tenant.accountId}, ${attemptId}, ${tenant.livemode}, ${deliveryId}, attempts + 1,
+              ${outcome.statusCode}::integer, ${outcome.error}::text, ${outcome.durationMs}::integer,
+              ${Math.floor(now / 1000)}::bigint
+            FROM current
+            RETURNING *
+          )
+          UPDATE webhook_deliveries d SET
+            attempts = current.attempts + 1, status = ${statusOf(next)},
+            next_attempt_at_ms = ${typeof next === "object" ? sql`${next.retryAtMs}::bigint` : sql`d.next_attempt_at_ms`},
             lease_owner = NULL, lease_expires_at_ms = NULL
-          WHERE account_id = ${tenant.accountId} AND id = ${deliveryId} RETURNING *`
-        return { delivery: fromRow(updated[0]!), attempt: attemptFromRow(attempt[0]!) }
-      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+          FROM current, attempt
+          WHERE d.account_id = current.account_id AND d.id = current.id
+          RETURNING d.*, row_to_json(attempt.*) AS a`
+        const row = rows[0]
+        if (row) {
+          const { a, ...delivery } = row
+          return { delivery: fromRow(delivery), attempt: attemptFromRow(a) }
+        }
+        const exists = yield* sql`SELECT 1 FROM webhook_deliveries
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}`
+        return yield* Effect.fail(
+          exists.length === 0
+            ? new RecordNotFound({ entity: "webhook_delivery", id: deliveryId })
+            : new LeaseLost({ deliveryId })
+        )
+      }).pipe(SqlSupport.orStorageError),
+    recordAttempts: (owner, attempts) =>
+      Effect.gen(function* () {
+        if (attempts.length === 0) return []
+        const now = yield* Clock.currentTimeMillis
+        const input: Array<Record<string, unknown>> = []
+        for (const { tenant, deliveryId, outcome } of attempts) {
+          input.push({
+            account_id: tenant.accountId,
+            livemode: tenant.livemode,
+            id: deliveryId,
+            attempt_id: yield* ids.make("wda"),
+            status_code: outcome.statusCode,
+            error: outcome.error,
+            duration_ms: outcome.durationMs,
+            status: statusOf(outcome.next),
+            next_at: typeof outcome.next === "object" ? outcome.next.retryAtMs : null
+          })
+        }
+        const rows = yield* sql<{ id: string }>`WITH input AS (
+            SELECT * FROM jsonb_to_recordset(${SqlSupport.json(input)}::jsonb) AS t(account_id text,
+              livemode boolean, id text, attempt_id text, status_code integer, error text,
+              duration_ms integer, status text, next_at bigint)
+          ), current AS (
+            SELECT d.account_id, d.id, d.livemode, d.attempts, input.attempt_id, input.status_code,
+              input.error, input.duration_ms, input.status, input.next_at
+            FROM webhook_deliveries d
+            JOIN input ON d.account_id = input.account_id AND d.id = input.id AND d.livemode = input.livemode
+            WHERE d.lease_owner = ${owner} AND d.status = 'pending'
+            FOR UPDATE OF d
+          ), attempt AS (
+            INSERT INTO webhook_delivery_attempts
+              (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
+            SELECT account_id, attempt_id, livemode, id, attempts + 1, status_code, error, duration_ms,
+              ${Math.floor(now / 1000)}::bigint
+            FROM current
+          )
+          UPDATE webhook_deliveries d SET
+            attempts = current.attempts + 1, status = current.status,
+            next_attempt_at_ms = COALESCE(current.next_at, d.next_attempt_at_ms),
+            lease_owner = NULL, lease_expires_at_ms = NULL
+          FROM current
+          WHERE d.account_id = current.account_id AND d.id = current.id
+          RETURNING d.id`
+        return rows.map((r) => r.id)
+      }).pipe(SqlSupport.orStorageError),
     get: (tenant, id) =>
       sql<Row>`SELECT * FROM webhook_deliveries
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${id}`.pipe(
@@ -491,6 +565,19 @@ export const makeMemory = Effect.gen(function* () {
           })
         )
       }),
+    recordAttempts: (owner, attempts) =>
+      Effect.map(
+        Effect.forEach(attempts, ({ tenant, deliveryId, outcome }) =>
+          service.recordAttempt(tenant, deliveryId, owner, outcome).pipe(
+            Effect.as([deliveryId]),
+            Effect.catchTags({
+              RecordNotFound: () => Effect.succeed([]),
+              LeaseLost: () => Effect.succeed([])
+            })
+          )
+        ),
+        (recorded) => recorded.flat()
+      ),
     get: (tenant, id) => Effect.flatten(store.read(() => find(tenant, id))),
     list: (tenant, request) =>
       MemoryStore.list<WebhookDelivery>(

@@ -1077,6 +1077,91 @@ for (const store of stores) {
           })
       )
 
+      it.effect(
+        "batched attempts are recorded for the lease holder only; events fetched in batches",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const events = yield* EventRepository
+            const deliveries = yield* WebhookDeliveryRepository
+            const endpoint = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://127.0.0.1:9/hook",
+              enabledEvents: ["*"],
+              status: "enabled",
+              description: null,
+              created: T0,
+              secret: "whsec_dev_abc"
+            })
+            const made = [
+              yield* events.insert(eventFor(newCharge(test))),
+              yield* events.insert(eventFor(newCharge(test))),
+              yield* events.insert(eventFor(newCharge(test)))
+            ]
+            const liveEvent = yield* events.insert(eventFor(newCharge(live)))
+            const fetched = yield* events.getMany([
+              { ...test, id: made[0]!.id },
+              { ...test, id: made[2]!.id },
+              // The wrong mode, and an unknown id: left out.
+              { ...test, id: liveEvent.id },
+              { ...test, id: "evt_missing" },
+              { ...live, id: liveEvent.id }
+            ])
+            expect(ids(fetched).sort()).toEqual([made[0]!.id, made[2]!.id, liveEvent.id].sort())
+            expect(yield* events.getMany([])).toEqual([])
+
+            const enqueue = (e: { readonly id: string }) =>
+              Effect.map(deliveries.enqueue(test, e.id, [endpoint.id]), (d) => d[0]!)
+            // Lease the first two to one owner, then the last to another (claims take every
+            // due delivery of the store, other tests' too).
+            const leased = (owner: string, wanted: ReadonlyArray<{ readonly id: string }>) =>
+              Effect.map(deliveries.claim({ owner, limit: 10_000, leaseMs: 60_000 }), (claimed) =>
+                claimed.filter((d) => wanted.some((q) => q.id === d.id))
+              )
+            const firstTwo = [yield* enqueue(made[0]!), yield* enqueue(made[1]!)]
+            const mine = yield* leased(`a-${test.accountId}`, firstTwo)
+            const theirs = yield* leased(`b-${test.accountId}`, [yield* enqueue(made[2]!)])
+            expect(mine.length + theirs.length).toBe(3)
+            const recorded = yield* deliveries.recordAttempts(
+              `a-${test.accountId}`,
+              [...mine, ...theirs].map((d, i) => ({
+                tenant: test,
+                deliveryId: d.id,
+                outcome: {
+                  statusCode: i === 0 ? 200 : 500,
+                  error: i === 0 ? null : "HTTP 500",
+                  durationMs: 7,
+                  next: i === 0 ? ("succeeded" as const) : { retryAtMs: 1_900_000_000_000 }
+                }
+              }))
+            )
+            expect([...recorded].sort()).toEqual(mine.map((d) => d.id).sort())
+            const first = yield* deliveries.get(test, mine[0]!.id)
+            expect(first).toMatchObject({ status: "succeeded", attempts: 1, leaseOwner: null })
+            if (mine[1] !== undefined) {
+              expect(yield* deliveries.get(test, mine[1].id)).toMatchObject({
+                status: "pending",
+                attempts: 1,
+                nextAttemptAtMs: 1_900_000_000_000,
+                leaseOwner: null
+              })
+            }
+            const attempts = yield* deliveries.listAttempts(test, mine[0]!.id, {})
+            expect(attempts.data).toMatchObject([
+              { attempt: 1, statusCode: 200, error: null, durationMs: 7 }
+            ])
+            // The other owner's delivery was not touched.
+            expect(yield* deliveries.get(test, theirs[0]!.id)).toMatchObject({
+              attempts: 0,
+              leaseOwner: `b-${test.accountId}`
+            })
+            expect(yield* deliveries.recordAttempts("nobody", [])).toEqual([])
+          })
+      )
+
       it.effect("API keys are stored hashed and found by the full key", () =>
         Effect.gen(function* () {
           const { test } = yield* freshAccount

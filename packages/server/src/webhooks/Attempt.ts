@@ -1,5 +1,5 @@
 /**
- * One attempt at one delivery: load its endpoint and event, check the URL again (DNS may
+ * One attempt at one delivery: load its endpoint (its event comes with it), check the URL again (DNS may
  * now point somewhere internal), sign with every valid secret, POST, and decide what comes
  * next. Returns the outcome to record, or none when the endpoint is gone (its deliveries
  * went with it).
@@ -7,9 +7,10 @@
 import { WebhookSignature } from "@levy/api"
 import {
   type AttemptOutcome,
-  EventRepository,
+  type Event,
   type Tenant,
   type WebhookDelivery,
+  type WebhookEndpoint,
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Clock, Effect, Option, Random } from "effect"
@@ -21,11 +22,44 @@ import * as Sender from "./Sender.js"
 
 const USER_AGENT = "Levy-Webhooks/1.0"
 
+/** An endpoint and its signing secrets, as read at `readAtMs`. */
+interface Target {
+  readonly endpoint: WebhookEndpoint
+  readonly secrets: ReadonlyArray<string>
+  readonly readAtMs: number
+}
+
 export const make = Effect.gen(function* () {
   const endpoints = yield* WebhookEndpointRepository
-  const events = yield* EventRepository
+  // Endpoints read in the last `endpointCacheMs`, so a burst of events to one endpoint costs
+  // one read of it, not one per delivery. The price: a change (disable, delete, URL, roll)
+  // reaches deliveries already queued up to that long after it is made.
+  const cache = new Map<string, Target>()
 
-  return (config: DispatcherConfig, d: WebhookDelivery) =>
+  /** The endpoint with its secrets; none when it no longer exists. */
+  const endpointOf = (
+    config: DispatcherConfig,
+    tenant: Tenant.Tenant,
+    id: string,
+    nowMs: number
+  ) => {
+    const key = `${tenant.accountId}/${tenant.livemode}/${id}`
+    const hit = cache.get(key)
+    if (hit !== undefined && nowMs - hit.readAtMs < config.endpointCacheMs) {
+      return Effect.succeed(Option.some(hit))
+    }
+    return Effect.gen(function* () {
+      const endpoint = yield* endpoints.get(tenant, id)
+      const secrets = yield* endpoints.secrets(tenant, id, nowMs)
+      const fresh: Target = { endpoint, secrets, readAtMs: nowMs }
+      if (cache.size > 10_000) cache.clear()
+      cache.set(key, fresh)
+      return Option.some(fresh)
+    }).pipe(Effect.catchTag("RecordNotFound", () => Effect.succeed(Option.none<Target>())))
+  }
+
+  /** The attempt at `d`, whose event (read with its batch) is `event`. */
+  return (config: DispatcherConfig, d: WebhookDelivery, event: Event | undefined) =>
     Effect.gen(function* () {
       const tenant: Tenant.Tenant = { accountId: d.accountId, livemode: d.livemode }
       const startedMs = yield* Clock.currentTimeMillis
@@ -48,21 +82,13 @@ export const make = Effect.gen(function* () {
           })
         )
 
-      const found = yield* endpoints.get(tenant, d.endpointId).pipe(
-        Effect.map(Option.some),
-        Effect.catchTag("RecordNotFound", () => Effect.succeed(Option.none()))
-      )
+      const found = yield* endpointOf(config, tenant, d.endpointId, startedMs)
       if (Option.isNone(found)) return Option.none()
-      const endpoint = found.value
+      const { endpoint, secrets } = found.value
       if (endpoint.status !== "enabled") {
         return outcome(null, "endpoint disabled", "failed", startedMs)
       }
-      const stored = yield* events.get(tenant, d.eventId).pipe(
-        Effect.map(Option.some),
-        Effect.catchTag("RecordNotFound", () => Effect.succeed(Option.none()))
-      )
-      if (Option.isNone(stored)) return outcome(null, "event no longer stored", "failed", startedMs)
-      const event = stored.value
+      if (event === undefined) return outcome(null, "event no longer stored", "failed", startedMs)
 
       const guard = yield* Effect.either(
         UrlGuard.check(endpoint.url, { livemode: d.livemode, lookup: config.lookup })
@@ -74,8 +100,6 @@ export const make = Effect.gen(function* () {
       }
       const target = guard.right
 
-      const secrets = yield* endpoints.secrets(tenant, endpoint.id, startedMs)
-      // (A RecordNotFound here is the endpoint deleted meanwhile: see the caller.)
       const body = Payload.body(event)
       const signature = yield* Effect.promise(() =>
         WebhookSignature.sign(secrets, Math.floor(startedMs / 1000), body)
@@ -103,6 +127,7 @@ export const make = Effect.gen(function* () {
         return outcome(statusCode, null, "succeeded", endMs)
       if (statusCode === 410) {
         // The receiver says the endpoint is gone for good: stop sending to it.
+        cache.delete(`${tenant.accountId}/${tenant.livemode}/${endpoint.id}`)
         yield* endpoints
           .update(tenant, endpoint.id, { status: "disabled" })
           .pipe(Effect.catchTag("RecordNotFound", () => Effect.void))

@@ -31,6 +31,11 @@ export interface DispatcherConfig {
    * a live process never loses a delivery to another; a crashed one's come back after it.
    */
   readonly leaseMs: number
+  /**
+   * How long an endpoint (URL, status, secrets) read for one delivery is reused for others:
+   * changes reach already-queued deliveries at most this late (0: read for every delivery).
+   */
+  readonly endpointCacheMs: number
   /** Response bytes read at most (then the connection is dropped). */
   readonly maxResponseBytes: number
   readonly retry: RetrySchedule
@@ -51,11 +56,12 @@ export const DEFAULT_RETRY: RetrySchedule = {
 
 export const defaults: DispatcherConfig = {
   pollIntervalMs: 200,
-  concurrency: 64,
+  concurrency: 256,
   batchSize: 100,
   timeoutMs: 10 * SECOND,
   // DNS (≤ 5 s) + the attempt (≤ 10 s) + recording, with a wide margin.
   leaseMs: 60 * SECOND,
   maxResponseBytes: 64 * 1024,
+  endpointCacheMs: SECOND,
   retry: DEFAULT_RETRY
 }
