@@ -151,6 +151,13 @@ describe.each(STORES)("webhooks on the %s store", (_name, makeStore) => {
     // Subscribed to charge.succeeded only: the declined charge's charge.failed was not queued.
     expect(deliveries.map((d) => d.eventType)).toEqual(["charge.succeeded"])
     expect(deliveries[0]!.attempts).toMatchObject([{ responseStatus: 200, error: null }])
+
+    // A resend delivers the already delivered event again, signed afresh.
+    expect((await call(server.url, "POST", `/v1/events/${event.id}/resend`)).status).toBe(200)
+    await eventually("the resent delivery", () => receivedFor("/e2e", ch.id).length === 2)
+    const resent = receivedFor("/e2e", ch.id)[1]!
+    expect(resent.headers["webhook-id"]).toBe(event.id)
+    expect(signedWith(resent, endpoint.secret)).toBe(true)
   })
 
   it("after roll-secret both the new and the old secret sign (two v1 entries)", async () => {

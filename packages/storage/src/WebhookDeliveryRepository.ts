@@ -94,6 +94,16 @@ export interface WebhookDeliveryRepositoryService {
     eventId: string,
     endpointIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<WebhookDelivery>, RecordNotFound | StorageError>
+  /**
+   * Queues `eventId` again to each endpoint (`POST /v1/events/{id}/resend`): a new pending
+   * delivery, or the existing one made pending and due now, counted from now for the give-up
+   * horizon (its attempts so far are kept). One being attempted right now is left to finish.
+   */
+  readonly redeliver: (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<WebhookDelivery>, RecordNotFound | StorageError>
   /** Leases up to `limit` due deliveries of any account to `owner`; never one leased to another. */
   readonly claim: (claim: Claim) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
   /** Records an attempt by the lease holder and moves the delivery on; releases the lease. */
@@ -188,6 +198,46 @@ const statusOf = (next: AttemptOutcome["next"]): WebhookDelivery["status"] =>
 export const makeSql = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const ids = yield* Ids
+  /** `enqueue`, or with `again` `redeliver`: one statement per endpoint, in one transaction. */
+  const queue = (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>,
+    again: boolean
+  ) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const created = Math.floor(now / 1000)
+      // The event and every endpoint must be this tenant's (the foreign keys do not see modes).
+      const event = yield* sql`SELECT 1 FROM events
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${eventId}`
+      if (event.length === 0)
+        return yield* Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
+      const known = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode}
+            AND id IN ${sql.in(endpointIds.length > 0 ? endpointIds : [""])}`
+      const missing = endpointIds.find((id) => !known.some((k) => k.id === id))
+      if (missing !== undefined) {
+        return yield* Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
+      }
+      const out: Array<WebhookDelivery> = []
+      for (const endpointId of endpointIds) {
+        const id = yield* ids.make("wd")
+        const rows = yield* sql<Row>`INSERT INTO webhook_deliveries
+              (account_id, id, livemode, endpoint_id, event_id, status, next_attempt_at_ms, created)
+            VALUES (${tenant.accountId}, ${id}, ${tenant.livemode}, ${endpointId}, ${eventId}, 'pending', ${now},
+              ${created})
+            ON CONFLICT (account_id, endpoint_id, event_id) ${
+              again
+                ? sql`DO UPDATE SET status = 'pending', created = EXCLUDED.created,
+                    next_attempt_at_ms = LEAST(webhook_deliveries.next_attempt_at_ms, EXCLUDED.next_attempt_at_ms)`
+                : sql`DO NOTHING`
+            }
+            RETURNING *`
+        if (rows[0]) out.push(fromRow(rows[0]))
+      }
+      return out
+    }).pipe(sql.withTransaction, SqlSupport.orStorageError)
   const service: WebhookDeliveryRepositoryService = {
     fanOut: (limit) =>
       Effect.gen(function* () {
@@ -237,35 +287,9 @@ export const makeSql = Effect.gen(function* () {
         }
         return { events: events.length, deliveries: rows.length }
       }).pipe(sql.withTransaction, SqlSupport.orStorageError),
-    enqueue: (tenant, eventId, endpointIds) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const created = Math.floor(now / 1000)
-        // The event and every endpoint must be this tenant's (the foreign keys do not see modes).
-        const event = yield* sql`SELECT 1 FROM events
-          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${eventId}`
-        if (event.length === 0)
-          return yield* Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
-        const known = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
-          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode}
-            AND id IN ${sql.in(endpointIds.length > 0 ? endpointIds : [""])}`
-        const missing = endpointIds.find((id) => !known.some((k) => k.id === id))
-        if (missing !== undefined) {
-          return yield* Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
-        }
-        const out: Array<WebhookDelivery> = []
-        for (const endpointId of endpointIds) {
-          const id = yield* ids.make("wd")
-          const rows = yield* sql<Row>`INSERT INTO webhook_deliveries
-              (account_id, id, livemode, endpoint_id, event_id, status, next_attempt_at_ms, created)
-            VALUES (${tenant.accountId}, ${id}, ${tenant.livemode}, ${endpointId}, ${eventId}, 'pending', ${now},
-              ${created})
-            ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING
-            RETURNING *`
-          if (rows[0]) out.push(fromRow(rows[0]))
-        }
-        return out
-      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+    enqueue: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, false),
+    redeliver: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, true),
+
     claim: ({ owner, limit, leaseMs }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         sql<Row>`WITH due AS (
@@ -422,6 +446,67 @@ export const makeMemory = Effect.gen(function* () {
       ? Effect.succeed(d)
       : Effect.fail(new RecordNotFound({ entity: "webhook_delivery", id }))
   }
+  /** `enqueue`, or with `again` `redeliver`. */
+  const queue = (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>,
+    again: boolean
+  ) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const fresh: Array<string> = []
+      for (const _ of endpointIds) fresh.push(yield* ids.make("wd"))
+      return yield* store.write((w) => {
+        const mine = (a: { readonly accountId: string; readonly livemode: boolean } | undefined) =>
+          a !== undefined && a.accountId === tenant.accountId && a.livemode === tenant.livemode
+        if (!mine(store.table<Event>("events").get(key(tenant.accountId, eventId)))) {
+          return Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
+        }
+        const endpoints = store.table<WebhookEndpoint>("webhook_endpoints")
+        const missing = endpointIds.find((id) => !mine(endpoints.get(key(tenant.accountId, id))))
+        if (missing !== undefined) {
+          return Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
+        }
+        const out: Array<WebhookDelivery> = []
+        endpointIds.forEach((endpointId, i) => {
+          const existing = [...deliveries.values()].find(
+            (d) =>
+              d.accountId === tenant.accountId &&
+              d.endpointId === endpointId &&
+              d.eventId === eventId
+          )
+          if (existing !== undefined) {
+            if (!again) return
+            const rearmed: WebhookDelivery = {
+              ...existing,
+              status: "pending",
+              created: Math.floor(now / 1000),
+              nextAttemptAtMs: Math.min(existing.nextAttemptAtMs, now)
+            }
+            w.put(DELIVERIES, key(tenant.accountId, existing.id), rearmed)
+            out.push(rearmed)
+            return
+          }
+          const d: WebhookDelivery = {
+            id: fresh[i]!,
+            accountId: tenant.accountId,
+            livemode: tenant.livemode,
+            endpointId,
+            eventId,
+            status: "pending",
+            attempts: 0,
+            nextAttemptAtMs: now,
+            leaseOwner: null,
+            leaseExpiresAtMs: null,
+            created: Math.floor(now / 1000)
+          }
+          w.put(DELIVERIES, key(tenant.accountId, d.id), d)
+          out.push(d)
+        })
+        return Effect.succeed(out)
+      })
+    })
   const service: WebhookDeliveryRepositoryService = {
     fanOut: (limit) =>
       Effect.gen(function* () {
@@ -466,51 +551,8 @@ export const makeMemory = Effect.gen(function* () {
           })
         )
       }),
-    enqueue: (tenant, eventId, endpointIds) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const fresh: Array<string> = []
-        for (const _ of endpointIds) fresh.push(yield* ids.make("wd"))
-        return yield* store.write((w) => {
-          const mine = (
-            a: { readonly accountId: string; readonly livemode: boolean } | undefined
-          ) => a !== undefined && a.accountId === tenant.accountId && a.livemode === tenant.livemode
-          if (!mine(store.table<Event>("events").get(key(tenant.accountId, eventId)))) {
-            return Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
-          }
-          const endpoints = store.table<WebhookEndpoint>("webhook_endpoints")
-          const missing = endpointIds.find((id) => !mine(endpoints.get(key(tenant.accountId, id))))
-          if (missing !== undefined) {
-            return Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
-          }
-          const out: Array<WebhookDelivery> = []
-          endpointIds.forEach((endpointId, i) => {
-            const exists = [...deliveries.values()].some(
-              (d) =>
-                d.accountId === tenant.accountId &&
-                d.endpointId === endpointId &&
-                d.eventId === eventId
-            )
-            if (exists) return
-            const d: WebhookDelivery = {
-              id: fresh[i]!,
-              accountId: tenant.accountId,
-              livemode: tenant.livemode,
-              endpointId,
-              eventId,
-              status: "pending",
-              attempts: 0,
-              nextAttemptAtMs: now,
-              leaseOwner: null,
-              leaseExpiresAtMs: null,
-              created: Math.floor(now / 1000)
-            }
-            w.put(DELIVERIES, key(tenant.accountId, d.id), d)
-            out.push(d)
-          })
-          return Effect.succeed(out)
-        })
-      }),
+    enqueue: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, false),
+    redeliver: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, true),
     claim: ({ owner, limit, leaseMs }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         store.write((w) => {

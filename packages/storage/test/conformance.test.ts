@@ -1159,6 +1159,46 @@ for (const store of stores) {
               leaseOwner: `b-${test.accountId}`
             })
             expect(yield* deliveries.recordAttempts("nobody", [])).toEqual([])
+
+            // A resend makes the succeeded delivery pending and due again, attempts kept; a
+            // new endpoint gets a new delivery; enqueue alone never queues one twice.
+            const other = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://127.0.0.1:9/other",
+              enabledEvents: ["*"],
+              status: "enabled",
+              description: null,
+              created: T0,
+              secret: "whsec_dev_abc"
+            })
+            const succeeded = mine[0]!
+            expect(yield* deliveries.enqueue(test, succeeded.eventId, [endpoint.id])).toEqual([])
+            const again = yield* deliveries.redeliver(test, succeeded.eventId, [
+              endpoint.id,
+              other.id
+            ])
+            expect(again).toHaveLength(2)
+            expect(again.find((d) => d.endpointId === endpoint.id)).toMatchObject({
+              id: succeeded.id,
+              status: "pending",
+              attempts: 1
+            })
+            expect(again.find((d) => d.endpointId === other.id)).toMatchObject({
+              status: "pending",
+              attempts: 0
+            })
+            const due = yield* deliveries.claim({
+              owner: `c-${test.accountId}`,
+              limit: 10_000,
+              leaseMs: 60_000
+            })
+            expect(due.map((d) => d.id)).toEqual(expect.arrayContaining(again.map((d) => d.id)))
+            const wrongMode = yield* Effect.either(
+              deliveries.redeliver(live, succeeded.eventId, [endpoint.id])
+            )
+            expect(Either.isLeft(wrongMode) && wrongMode.left._tag).toBe("RecordNotFound")
           })
       )
 

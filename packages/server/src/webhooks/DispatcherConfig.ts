@@ -46,7 +46,7 @@ export interface DispatcherConfig {
 const SECOND = 1000
 const HOUR = 3600 * SECOND
 
-/** Production's schedule: 1 min, 2 min, 4 min … capped at 12 h, for 3 days (about 14 attempts). */
+/** Production's schedule: 1 min, 2 min, 4 min … capped at 12 h, for 3 days (about 15 attempts). */
 export const DEFAULT_RETRY: RetrySchedule = {
   initialDelayMs: 60 * SECOND,
   maxDelayMs: 12 * HOUR,
