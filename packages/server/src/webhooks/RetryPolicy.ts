@@ -19,6 +19,8 @@ export const parseRetryAfter = (value: string | null, nowMs: number): number | u
   if (value === null) return undefined
   const trimmed = value.trim()
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  // Every HTTP-date form starts with the day's name; Date.parse alone would take "-3" as a year.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined
   const date = Date.parse(trimmed)
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs)
 }
