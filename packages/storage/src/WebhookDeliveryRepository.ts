@@ -67,6 +67,9 @@ export interface Claim {
   readonly leaseMs: number
 }
 
+/** Rows per multi-row INSERT of the fan-out. */
+const INSERT_CHUNK = 1000
+
 /** What one `fanOut` call did. */
 export interface FanOut {
   /** Events taken and marked fanned out (0: none was waiting). */
@@ -276,8 +279,9 @@ export const makeSql = Effect.gen(function* () {
             })
           }
         }
-        if (rows.length > 0) {
-          yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows)}
+        // In chunks: a statement takes at most 65,535 parameters (9 per row).
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+          yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows.slice(i, i + INSERT_CHUNK))}
             ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING`
         }
         for (const account of accounts) {

@@ -1074,6 +1074,14 @@ for (const store of stores) {
             const pairs = all.flatMap((p) => p.data).map((d) => `${d.endpointId}/${d.eventId}`)
             expect(pairs).toHaveLength(22)
             expect(new Set(pairs).size).toBe(22)
+
+            // More deliveries than one INSERT carries (1,000 rows): all made, in one fan-out.
+            yield* Effect.forEach(
+              Array.from({ length: 1001 }, () => eventFor(newCharge(test))),
+              (e) => events.insert(e),
+              { concurrency: 8, discard: true }
+            )
+            expect(yield* deliveries.fanOut(2000)).toEqual({ events: 1001, deliveries: 1001 })
           })
       )
 

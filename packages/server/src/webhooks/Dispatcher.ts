@@ -98,9 +98,9 @@ export const run = (config: DispatcherConfig) =>
 
       /** One fan-out step; whether another should follow at once (a full batch). */
       const fanOut = Effect.gen(function* () {
-        const done = yield* deliveries.fanOut(config.batchSize)
+        const done = yield* deliveries.fanOut(config.fanOutBatchSize)
         if (done.deliveries > 0) yield* work.signal
-        return done.events === config.batchSize
+        return done.events === config.fanOutBatchSize
       })
 
       /** One delivery round; whether another should follow at once. */

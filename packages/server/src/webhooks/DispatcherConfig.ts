@@ -22,8 +22,10 @@ export interface DispatcherConfig {
   readonly pollIntervalMs: number
   /** Deliveries in flight at once, per process. */
   readonly concurrency: number
-  /** Events fanned out, and deliveries claimed, per storage round trip at most. */
+  /** Deliveries claimed, and attempts recorded, per storage round trip at most. */
   readonly batchSize: number
+  /** Events fanned out per transaction at most (a backlog drains in few large steps). */
+  readonly fanOutBatchSize: number
   /** Per attempt: connect, send, response headers and body, all within this. */
   readonly timeoutMs: number
   /**
@@ -58,6 +60,7 @@ export const defaults: DispatcherConfig = {
   pollIntervalMs: 200,
   concurrency: 256,
   batchSize: 100,
+  fanOutBatchSize: 1000,
   timeoutMs: 10 * SECOND,
   // DNS (≤ 5 s) + the attempt (≤ 10 s) + recording, with a wide margin.
   leaseMs: 60 * SECOND,
