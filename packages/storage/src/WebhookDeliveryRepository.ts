@@ -376,12 +376,16 @@ export const makeSql = Effect.gen(function* () {
               livemode boolean, id text, attempt_id text, status_code integer, error text,
               duration_ms integer, status text, next_at bigint)
           ), current AS (
+            -- Row by row through the primary key (a lateral, locking sub-select is never
+            -- flattened into a join): a plain join lets the planner scan every pending delivery.
             SELECT d.account_id, d.id, d.livemode, d.attempts, input.attempt_id, input.status_code,
               input.error, input.duration_ms, input.status, input.next_at
-            FROM webhook_deliveries d
-            JOIN input ON d.account_id = input.account_id AND d.id = input.id AND d.livemode = input.livemode
-            WHERE d.lease_owner = ${owner} AND d.status = 'pending'
-            FOR UPDATE OF d
+            FROM input, LATERAL (
+              SELECT w.account_id, w.id, w.livemode, w.attempts FROM webhook_deliveries w
+              WHERE w.account_id = input.account_id AND w.id = input.id AND w.livemode = input.livemode
+                AND w.lease_owner = ${owner} AND w.status = 'pending'
+              FOR UPDATE
+            ) d
           ), attempt AS (
             INSERT INTO webhook_delivery_attempts
               (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
