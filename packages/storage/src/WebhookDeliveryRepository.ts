@@ -244,6 +244,8 @@ export const makeSql = Effect.gen(function* () {
   const service: WebhookDeliveryRepositoryService = {
     fanOut: (limit) =>
       Effect.gen(function* () {
+        // Index order, never a sort of the whole backlog (see `claim`).
+        yield* sql`SET LOCAL enable_sort = off`
         const events = yield* sql<{
           account_id: string
           id: string
@@ -294,9 +296,14 @@ export const makeSql = Effect.gen(function* () {
     enqueue: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, false),
     redeliver: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, true),
 
+    // The queue is read in index order (`webhook_deliveries_due`), stopping after `limit`
+    // rows. With stale statistics (a backlog that grew faster than autovacuum analyzes) the
+    // planner would rather collect every due row and sort them, on every claim; sorting is
+    // turned off for this one transaction so the cost never grows with the backlog.
     claim: ({ owner, limit, leaseMs }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        sql<Row>`WITH due AS (
+        sql`SET LOCAL enable_sort = off`.pipe(
+          Effect.zipRight(sql<Row>`WITH due AS (
             SELECT account_id, id FROM webhook_deliveries
             WHERE status = 'pending' AND next_attempt_at_ms <= ${now}
               AND (lease_expires_at_ms IS NULL OR lease_expires_at_ms <= ${now})
@@ -306,7 +313,8 @@ export const makeSql = Effect.gen(function* () {
           )
           UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at_ms = ${now + leaseMs}
           FROM due WHERE d.account_id = due.account_id AND d.id = due.id
-          RETURNING d.*`.pipe(
+          RETURNING d.*`),
+          sql.withTransaction,
           SqlSupport.orStorageError,
           Effect.map((rows) => rows.map(fromRow))
         )
