@@ -27,6 +27,7 @@ import { Dispute } from "./Dispute.js"
 import { Estimate } from "./Estimate.js"
 import { EstimateRequest } from "./EstimateRequest.js"
 import { Event } from "./Event.js"
+import { EventResend } from "./EventResend.js"
 import { FeeConfig } from "./FeeConfig.js"
 import { FeeConfigUpdate } from "./FeeConfigUpdate.js"
 import { API_VERSION, PostHeaders } from "./Headers.js"
@@ -246,9 +247,10 @@ export class EventsGroup extends HttpApiGroup.make("events")
       "resend",
       "/v1/events/:id/resend",
       "Resend an event",
-      "Delivers the event again to every enabled endpoint subscribed to its type."
+      "Delivers the event again to every enabled endpoint subscribed to its type, or with {endpoint} to that one."
     )
       .setPath(IdPath)
+      .setPayload(EventResend)
       .addSuccess(Event)
       .addError(NotFoundErrorWire)
   ) {}

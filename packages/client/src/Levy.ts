@@ -156,9 +156,19 @@ const events = (client: Client) => {
     /** `GET /v1/events`, newest first. */
     list: (query: ListQuery<ListParams.EventListParams> = {}): PagePromise<Event.Event> =>
       paginate(list, byId, withLimit(query)),
-    /** `POST /v1/events/{id}/resend`: delivers it again to the subscribed endpoints. */
-    resend: (id: string, options?: RequestOptions): Promise<Event.Event> =>
-      run(client.events.resend({ path: { id }, headers: headersOf(options) }))
+    /** `POST /v1/events/{id}/resend`: delivers it again to the subscribed endpoints, or to `endpoint` only. */
+    resend: (
+      id: string,
+      params: { readonly endpoint?: string } = {},
+      options?: RequestOptions
+    ): Promise<Event.Event> =>
+      run(
+        client.events.resend({
+          path: { id },
+          payload: params.endpoint === undefined ? null : { endpoint: params.endpoint },
+          headers: headersOf(options)
+        })
+      )
   }
 }
 

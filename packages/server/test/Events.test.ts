@@ -230,5 +230,37 @@ for (const kind of stores) {
       expect((await post(`/v1/events/${liveEvent}/resend`)).status).toBe(404)
       expect((await post(`/v1/events/${otherEvent}/resend`)).status).toBe(404)
     })
+
+    it("resend with {endpoint} delivers to that endpoint only; others are refused", async () => {
+      const deliveriesNow = () =>
+        store.runtime.runPromise(
+          Effect.flatMap(WebhookDeliveryRepository, (deliveries) =>
+            deliveries.list(Tenant.make("acct_1", false), { limit: 100 })
+          )
+        )
+      const make = async (enabledEvents: ReadonlyArray<string>) =>
+        (
+          (await post("/v1/webhook-endpoints", { url: "http://localhost:4243/one", enabledEvents }))
+            .body as { id: string }
+        ).id
+      const target = await make(["fee_config.updated"])
+      const unsubscribed = await make(["charge.succeeded"])
+      const beforeIds = new Set((await deliveriesNow()).data.map((d) => d.id))
+      const before = beforeIds.size
+      const resent = await post(`/v1/events/${seeded[0]}/resend`, { endpoint: target })
+      expect(resent.status).toBe(200)
+      const after = (await deliveriesNow()).data
+      expect(after.length).toBe(before + 1)
+      const added = after.filter((d) => !beforeIds.has(d.id))
+      expect(added.map((d) => [d.eventId, d.endpointId])).toEqual([[seeded[0], target]])
+      for (const endpoint of [unsubscribed, "we_nosuchendpoint"]) {
+        const refused = await post(`/v1/events/${seeded[0]}/resend`, { endpoint })
+        expect(refused.status).toBe(400)
+        expect((refused.body as { error: { param: string } }).error.param).toBe("endpoint")
+      }
+      const extra = await post(`/v1/events/${seeded[0]}/resend`, { endpoint: target, also: 1 })
+      expect(extra.status).toBe(400)
+      expect((await deliveriesNow()).data.length).toBe(before + 1)
+    })
   })
 }

@@ -57,7 +57,7 @@ export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =
           return yield* Effect.flatMap(find(tenant, path.id), toWire)
         })
       )
-      .handle("resend", ({ path }) =>
+      .handle("resend", ({ path, payload }) =>
         Effect.gen(function* () {
           const tenant = tenantOf(yield* CurrentKey.CurrentKey)
           return yield* transactions
@@ -65,7 +65,17 @@ export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =
               Effect.gen(function* () {
                 const event = yield* find(tenant, path.id)
                 const wire = yield* toWire(event)
-                const targets = yield* endpoints.subscribedTo(tenant, event.type)
+                const subscribed = yield* endpoints.subscribedTo(tenant, event.type)
+                const only = payload?.endpoint
+                const targets =
+                  only === undefined ? subscribed : subscribed.filter((e) => e.id === only)
+                if (only !== undefined && targets.length === 0) {
+                  return yield* new ApiError.InvalidRequestError({
+                    code: "resource_missing",
+                    param: "endpoint",
+                    message: `No enabled webhook endpoint '${only}' subscribed to ${event.type} in this account and mode.`
+                  })
+                }
                 // Again even where a delivery exists (succeeded, failed or waiting to retry).
                 yield* deliveries.redeliver(
                   tenant,
