@@ -251,6 +251,7 @@ export class EventsGroup extends HttpApiGroup.make("events")
     )
       .setPath(IdPath)
       .setPayload(EventResend)
+      .addError(PayloadTooLargeErrorWire)
       .addSuccess(Event)
       .addError(NotFoundErrorWire)
   ) {}
