@@ -31,6 +31,7 @@ if (!installed && !ci) {
 const WAIT = 15_000
 const FLOW_TIMEOUT = 50_000
 
+// Page expressions are strings: this file is typechecked without the DOM library.
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true })
 
@@ -96,7 +97,7 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
     expect(api.status).toBe(401)
     await signIn(wrong)
     await expect.poll(() => page.getByRole("alert").textContent(), { timeout: WAIT }).toBe(message)
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    expect(await page.evaluate<number>("sessionStorage.length")).toBe(0)
     await shot(page, "sign-in-error")
   })
 
@@ -107,8 +108,10 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
       await signIn(SECRET)
       await expect.poll(() => page.getByTestId("mode").textContent()).toContain("TEST MODE")
       // The key lives in this tab's sessionStorage, nowhere else.
-      expect(await page.evaluate(() => Object.values(sessionStorage))).toStrictEqual([SECRET])
-      expect(await page.evaluate(() => localStorage.length)).toBe(0)
+      expect(await page.evaluate<Array<string>>("Object.values(sessionStorage)")).toStrictEqual([
+        SECRET
+      ])
+      expect(await page.evaluate<number>("localStorage.length")).toBe(0)
 
       // Webhooks: create, read the secret once, disable, deliveries.
       await page.getByRole("link", { name: "Webhooks" }).click()
@@ -247,7 +250,7 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
       // Switch mode: back to the sign-in form, asking for the live key.
       await page.getByRole("button", { name: "Switch to live mode" }).click()
       await page.getByText("Sign in with your live secret key").waitFor()
-      expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+      expect(await page.evaluate<number>("sessionStorage.length")).toBe(0)
 
       expect(errors).toStrictEqual([])
       expect(offOrigin).toStrictEqual([])
