@@ -102,7 +102,10 @@ export const button = (label: string, onclick: Handler, attrs: Attrs = {}) =>
  * Runs `action` with the button disabled, then shows its failure (if any) in `status`:
  * errors are never swallowed into a blank page.
  */
-export const guarded = (status: Element, action: () => Promise<void>): ((event: Event) => void) => {
+export const guarded = (
+  status: Element,
+  action: (event: Event) => Promise<void>
+): ((event: Event) => void) => {
   return (event) => {
     event.preventDefault()
     const target = event.currentTarget
@@ -114,7 +117,7 @@ export const guarded = (status: Element, action: () => Promise<void>): ((event: 
           : null
     if (control) control.disabled = true
     status.replaceChildren()
-    action()
+    action(event)
       .catch((error: unknown) => status.replaceChildren(errorBox(error)))
       .finally(() => {
         if (control) control.disabled = false

@@ -13,9 +13,11 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
-import { call, type Running, SECRET, start } from "./support.js"
+import { call, KEYS, LIVE_SECRET, type Running, SECRET, start } from "./support.js"
 
 const CHROMIUM = "/usr/bin/chromium"
+/** A second live key of the same account: a live fee change needs another key's approval. */
+const LIVE_SECRET_2 = "sk_prod_service_secret0099"
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), "../../../test-artifacts")
 
 const installed = existsSync(CHROMIUM)
@@ -47,7 +49,10 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
   beforeAll(async () => {
     if (!installed) return
     // The fee matrix makes dozens of checks: a limit this test cannot reach.
-    server = await start({ edge: { test: 100_000, live: 100_000 } })
+    server = await start({
+      edge: { test: 100_000, live: 100_000 },
+      keys: [...KEYS, { secret: LIVE_SECRET_2, accountId: "acct_1", keyId: "key_sk_prod_2" }]
+    })
     origin = new URL(server.url).origin
     mkdirSync(ARTIFACTS, { recursive: true })
     browser = await chromium.launch({
@@ -257,4 +262,39 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
     },
     FLOW_TIMEOUT
   )
+
+  it("in live mode, holds a raised fee as a pending change that another key approves", async () => {
+    expect(installed).toBe(true)
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${server.url}/dashboard#/fees`)
+    await page.evaluate("sessionStorage.clear()")
+    await signIn(LIVE_SECRET)
+    await expect.poll(() => page.getByTestId("mode").textContent()).toContain("LIVE MODE")
+    await page.getByRole("link", { name: "Fee configuration" }).click()
+    await page.getByLabel("Percentage (%)").fill("3.5")
+    await page.getByRole("button", { name: "Save" }).click()
+    await page.getByText("Saved as a pending change").waitFor()
+    await page.getByRole("heading", { name: "Pending change" }).waitFor()
+    await shot(page, "fees-live-pending")
+    // The requester may not approve its own change: the API's refusal, shown as its message.
+    const refused = await call(server.url, "POST", "/v1/fee-configs/pending/approve", {
+      key: LIVE_SECRET
+    })
+    expect(refused.status).toBe(403)
+    await page.getByRole("button", { name: "Approve" }).click()
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toBe((refused.body as { error: { message: string } }).error.message)
+    // Another live key approves it from the page.
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await signIn(LIVE_SECRET_2)
+    await page.getByRole("link", { name: "Fee configuration" }).click()
+    await page.getByRole("button", { name: "Approve" }).click()
+    await page.getByText("Pending change approved and applied.").waitFor()
+    await expect.poll(() => page.getByTestId("current-fee").textContent()).toMatch(/^3\.5 % \+/)
+    const live = await call(server.url, "GET", "/v1/fee-configs", { key: LIVE_SECRET })
+    expect(live.body).toMatchObject({ percentage: 3.5, livemode: true })
+    expect((live.body as { pendingChange?: unknown }).pendingChange).toBeUndefined()
+    expect(errors).toStrictEqual([])
+  })
 })

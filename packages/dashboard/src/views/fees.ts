@@ -305,10 +305,16 @@ const matrix = (session: Session, config: Config) => {
           h("span", { title: region.state ?? region.country }, region.regionCode),
           ...CARD_TYPES.map((_, c) => {
             const check = checks[r * CARD_TYPES.length + c]!
+            // Uncertain law is a warning (allowUncertain may permit it), the rest a refusal.
+            const tone = check.compliant
+              ? "ok"
+              : check.reasonCode === "legal_uncertainty"
+                ? "warn"
+                : "bad"
             return h(
               "span",
               {
-                class: `verdict ${check.compliant ? "ok" : "bad"}`,
+                class: `verdict ${tone}`,
                 title: check.reason ?? "compliant"
               },
               check.compliant ? "compliant" : (check.reasonCode ?? "not compliant")

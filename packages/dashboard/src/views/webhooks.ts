@@ -161,7 +161,7 @@ const createForm = (session: Session, reload: (message?: HTMLElement) => Promise
     {
       class: "card",
       "aria-label": "Add a webhook endpoint",
-      onsubmit: guarded(status, async () => {
+      onsubmit: guarded(status, async (event) => {
         const enabledEvents = choices
           .map((label) => label.querySelector("input")!)
           .filter((box) => box.checked)
@@ -172,6 +172,7 @@ const createForm = (session: Session, reload: (message?: HTMLElement) => Promise
           enabledEvents,
           ...(description.value.trim() === "" ? {} : { description: description.value.trim() })
         })
+        ;(event.target as HTMLFormElement).reset()
         await reload(secretPanel(created, created.secret ?? ""))
       })
     },
