@@ -78,5 +78,9 @@ const render = (wantMode?: Session.Mode) => {
   view.render(main, session, rest).catch((error: unknown) => mount(main, errorBox(error)))
 }
 
-window.addEventListener("hashchange", () => render())
+// A new view takes the focus (as a page load would), so keyboard and screen-reader users land on it.
+window.addEventListener("hashchange", () => {
+  render()
+  document.getElementById("main")?.focus()
+})
 render()

@@ -8,11 +8,12 @@ import { Field } from "@levy/api"
 import { badge, facts, field, guarded, h, mount, table } from "../dom.js"
 import type { Session } from "../session.js"
 
-const statusTone = (status: string) =>
-  status === "allowed" ? "ok" : status === "prohibited" ? "bad" : "warn"
+const statusTone = (status: Region.Region["status"]) =>
+  status === "permitted" ? "ok" : status === "prohibited" ? "bad" : "warn"
 
 const sourceLinks = (sources: ReadonlyArray<string>) =>
-  sources.map((url, i) =>
+  sources.flatMap((url, i) => [
+    i === 0 ? "" : " ",
     /^https?:/.test(url)
       ? h(
           "a",
@@ -20,7 +21,7 @@ const sourceLinks = (sources: ReadonlyArray<string>) =>
           `[${i + 1}]`
         )
       : h("span", { title: url }, `[${i + 1}]`)
-  )
+  ])
 
 const rows = (regions: ReadonlyArray<Region.Region>) =>
   regions.map((r) => [
@@ -65,7 +66,7 @@ const checkForm = (session: Session) => {
     { name: "cardType" },
     ...Field.CardType.literals.map((c) => h("option", { value: c }, c))
   )
-  const result = h("div", { "data-testid": "check-result" })
+  const result = h("div", { class: "result", "data-testid": "check-result" })
   return h(
     "form",
     {

@@ -29,6 +29,8 @@ export const signIn = (onSignedIn: () => void, wantMode?: Session.Mode): HTMLEle
         Session.clientFor(key)
           .feeConfigs.retrieve()
           .then(() => {
+            if (Session.modeOf(key) === undefined)
+              throw new Error("Sign in with a secret key: sk_dev_… (test) or sk_prod_… (live).")
             Session.save(key)
             onSignedIn()
           })
