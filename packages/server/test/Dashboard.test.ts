@@ -5,7 +5,9 @@
  * drives the page itself.
  */
 import { existsSync, readdirSync } from "node:fs"
+import { get } from "node:http"
 import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Dashboard from "../src/http/Dashboard.js"
 import { call, type Running, start } from "./support.js"
@@ -64,6 +66,37 @@ describe("GET /dashboard", () => {
       )
       expectSecure(reply.headers)
     }
+  })
+
+  it("gzips for clients that take it, and says it varies by Accept-Encoding", async () => {
+    const script = readdirSync(join(Dashboard.defaultDir, "assets")).find((n) => n.endsWith(".js"))
+    const path = `/dashboard/assets/${script}`
+    // node:http, not fetch: fetch would ask for gzip itself and hide the encoding.
+    const raw = (encoding: string | undefined) =>
+      new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        const url = new URL(path, server.url)
+        const request = get(
+          url,
+          { headers: encoding === undefined ? {} : { "accept-encoding": encoding } },
+          (response) => {
+            const chunks: Array<Buffer> = []
+            response.on("data", (chunk: Buffer) => chunks.push(chunk))
+            response.on("end", () =>
+              resolve({ headers: response.headers, bytes: Buffer.concat(chunks) })
+            )
+          }
+        )
+        request.on("error", reject)
+      })
+    const plain = await raw(undefined)
+    const zipped = await raw("br, gzip;q=0.8")
+    const refused = await raw("gzip;q=0, identity")
+    expect(plain.headers["content-encoding"]).toBeUndefined()
+    expect(refused.headers["content-encoding"]).toBeUndefined()
+    expect(zipped.headers["content-encoding"]).toBe("gzip")
+    expect(zipped.headers.vary).toBe("Accept-Encoding")
+    expect(zipped.bytes.length).toBeLessThan(plain.bytes.length / 2)
+    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true)
   })
 
   it("answers an unknown file with a 404 in the error shape", async () => {

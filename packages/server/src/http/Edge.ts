@@ -247,7 +247,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const pathname = pathnameOf(request)
           if (allowedMethods(Dashboard.routes, pathname).includes(request.method)) {
             Object.assign(headers, Dashboard.SECURITY_HEADERS)
-            return yield* dashboard(pathname)
+            return yield* dashboard(pathname, request.headers["accept-encoding"])
           }
           const secret = bearerOf(request.headers.authorization)
           const key =
