@@ -59,7 +59,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".map": "application/json"
 }
 
-/** A file as built and gzipped once (the bundle is mostly Effect: ~730 kB, ~160 kB gzipped). */
+/** A file as built and gzipped once (the bundle is mostly Effect: ~730 kB, ~200 kB gzipped). */
 interface File {
   readonly body: Uint8Array
   readonly gzip: Uint8Array
