@@ -30,6 +30,8 @@ export const start = async (
   options: {
     readonly edge?: Partial<EdgeOptions["rateLimits"]>
     readonly maxBodyBytes?: number
+    /** The dashboard's build directory; default the workspace's packages/dashboard/dist. */
+    readonly dashboardDir?: string
     readonly limiter?: Layer.Layer<RateLimiter.RateLimiter>
     readonly keys?: ReadonlyArray<KeyResolver.StaticKey>
     /** The store; default a fresh in-memory one. Pass one to look into it from the test. */
@@ -38,7 +40,8 @@ export const start = async (
 ): Promise<Running> => {
   const edge: EdgeOptions = {
     rateLimits: { ...defaults.rateLimits, ...options.edge },
-    maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes
+    maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
+    ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir })
   }
   const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide([

@@ -6,7 +6,8 @@
  * - the rate limit per API key (per client address without a valid key): 429 + Retry-After;
  * - `Levy-Version`: absent → 2025-01, known → echoed, unknown → 400;
  * - the documentation (`GET /docs`, `GET /v1/openapi.json`) skips the key, the rate limit and
- *   the version check, and is marked cacheable;
+ *   the version check, and is marked cacheable; so does the dashboard (`GET /dashboard…`), with
+ *   its Content-Security-Policy;
  * - bodies: over the limit → 413 (by Content-Length, or while reading), not JSON → 400;
  * - every failure as `{error: {type, code, message, param?}}`: the API's own errors,
  *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
@@ -27,6 +28,7 @@ import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
 import * as Cors from "./Cors.js"
+import * as Dashboard from "./Dashboard.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import { HotRoutes } from "./HotRoutes.js"
@@ -131,9 +133,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
     const limiter = yield* RateLimiter.RateLimiter
-    const routes = [...routesOf(ServerApi), ...Docs.routes]
+    const routes = [...routesOf(ServerApi), ...Docs.routes, ...Dashboard.routes]
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
+    const dashboard = Dashboard.make(options.dashboardDir)
     const idempotent = yield* IdempotencyEdge.make
     const hot = yield* HotRoutes
 
@@ -243,6 +246,12 @@ export const EdgeLive = HttpApiBuilder.middleware(
           if (allowedMethods(Docs.routes, pathnameOf(request)).includes(request.method)) {
             headers["cache-control"] = Docs.CACHE_CONTROL
             return yield* docs
+          }
+          // So is the dashboard's page: it calls /v1 with the key the user signs in with.
+          const pathname = pathnameOf(request)
+          if (allowedMethods(Dashboard.routes, pathname).includes(request.method)) {
+            Object.assign(headers, Dashboard.SECURITY_HEADERS)
+            return yield* dashboard(pathname, request.headers["accept-encoding"])
           }
           const secret = bearerOf(request.headers.authorization)
           const key =

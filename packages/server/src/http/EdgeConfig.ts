@@ -12,6 +12,8 @@ export interface EdgeOptions {
   }
   /** The largest request body accepted, bytes; larger is a 413. */
   readonly maxBodyBytes: number
+  /** The dashboard's build (packages/dashboard/dist by default); tests point it elsewhere. */
+  readonly dashboardDir?: string
 }
 
 export const defaults: EdgeOptions = {

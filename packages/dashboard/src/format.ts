@@ -1,0 +1,54 @@
+/**
+ * Display of money and times. Amounts are integer minor units; they are formatted and parsed
+ * as strings (digits moved across the decimal point), never multiplied as floating numbers.
+ */
+
+/** The number of minor-unit digits of `currency` (2 for usd, 0 for jpy), from Intl. */
+export const exponentOf = (currency: string): number => {
+  try {
+    return (
+      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+        .maximumFractionDigits ?? 2
+    )
+  } catch {
+    return 2
+  }
+}
+
+/** 12345 usd → "123.45 USD". */
+export const money = (minor: number, currency: string): string => {
+  const exponent = exponentOf(currency)
+  const sign = minor < 0 ? "-" : ""
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, "0")
+  const whole = digits.slice(0, digits.length - exponent)
+  const fraction = exponent === 0 ? "" : `.${digits.slice(digits.length - exponent)}`
+  return `${sign}${whole}${fraction} ${currency.toUpperCase()}`
+}
+
+/** "12.5" usd → 1250; undefined when the text is not an amount with at most `exponent` decimals. */
+export const parseMinor = (text: string, currency: string): number | undefined => {
+  const exponent = exponentOf(currency)
+  const match = /^\s*(\d+)(?:\.(\d*))?\s*$/.exec(text)
+  if (match === null) return undefined
+  const fraction = match[2] ?? ""
+  if (fraction.length > exponent) return undefined
+  const minor = Number(`${match[1]}${fraction.padEnd(exponent, "0")}`)
+  return Number.isSafeInteger(minor) ? minor : undefined
+}
+
+/** Unix seconds → "2026-11-22 22:40:01 UTC". */
+export const time = (seconds: number): string =>
+  `${new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`
+
+/** "2026-11-22" (an <input type=date> value) → unix seconds at 00:00 UTC that day. */
+export const dayStart = (date: string): number | undefined => {
+  const ms = Date.parse(`${date}T00:00:00Z`)
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000)
+}
+
+/** An optional number field: "" → null, else the number (NaN → undefined: invalid). */
+export const optionalNumber = (text: string): number | null | undefined => {
+  if (text.trim() === "") return null
+  const value = Number(text)
+  return Number.isFinite(value) ? value : undefined
+}

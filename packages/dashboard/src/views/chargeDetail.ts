@@ -1,0 +1,225 @@
+/**
+ * One charge: amounts, the fee breakdown, the compliance verdict (reason, rule codes and the
+ * region's sources), its refunds with a full or partial refund form, and its events.
+ */
+import type { Charge, Event, Refund } from "@levy/api"
+import { badge, errorBox, facts, field, guarded, h, mount, notice, table } from "../dom.js"
+import { money, parseMinor, time } from "../format.js"
+import type { Session } from "../session.js"
+import { statusBadge } from "./charges.js"
+
+const breakdown = (charge: Charge.Charge) => {
+  const m = (minor: number) => money(minor, charge.currency)
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "fee-h" },
+    h("h2", { id: "fee-h" }, "Fee breakdown"),
+    facts([
+      [
+        "Configured rate",
+        `${charge.feeStructure.percentage} % + ${charge.feeStructure.flatFee} ${charge.currency.toUpperCase()}`
+      ],
+      ["Percentage part", m(charge.feeBreakdown.percentage)],
+      ["Flat part", m(charge.feeBreakdown.flatFee)],
+      ["Adjustment (limits, compliance)", m(charge.adjustment)],
+      ["Convenience fee", h("strong", {}, m(charge.convenienceFee))],
+      ["Billing", charge.billingMode]
+    ])
+  )
+}
+
+/** The verdict and, when the charge has a region, that region's sources. */
+const verdict = async (session: Session, charge: Charge.Charge) => {
+  const c = charge.compliance
+  const sources = h("ul", { class: "sources" })
+  if (charge.region !== null) {
+    await session.levy.regions
+      .retrieve(charge.region)
+      .then((region) =>
+        mount(
+          sources,
+          ...region.sources.map((url) =>
+            h(
+              "li",
+              {},
+              /^https?:/.test(url)
+                ? h("a", { href: url, rel: "noreferrer noopener", target: "_blank" }, url)
+                : url
+            )
+          )
+        )
+      )
+      .catch((error: unknown) => mount(sources, h("li", {}, errorBox(error))))
+  }
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "compliance-h" },
+    h("h2", { id: "compliance-h" }, "Compliance"),
+    facts([
+      ["Verdict", c.compliant ? badge("compliant", "ok") : badge("not compliant", "bad")],
+      ["Reason", c.reason ?? "—"],
+      ["Reason code", c.reasonCode ?? "—"],
+      [
+        "Rules",
+        c.rules.length === 0 ? "—" : c.rules.map((rule) => h("code", { class: "rule" }, rule))
+      ],
+      ["Cap", c.maxPercentage === null ? "none" : `${c.maxPercentage} %`],
+      ["Disclosure", c.disclosureText ?? "—"],
+      ["Ruleset", c.rulesetVersion],
+      ["Region", charge.region ?? "—"]
+    ]),
+    charge.region === null ? false : h("h3", {}, `Sources for ${charge.region}`),
+    charge.region === null ? false : sources
+  )
+}
+
+const refundTable = (charge: Charge.Charge, refunds: ReadonlyArray<Refund.Refund>) =>
+  refunds.length === 0
+    ? notice("No refunds.")
+    : table(
+        "Refunds",
+        ["Refund", "Created", "Amount", "Fee", "Total", "Status"],
+        refunds.map((r) => [
+          h("code", {}, r.id),
+          time(r.created),
+          money(r.amount, charge.currency),
+          money(r.convenienceFee, charge.currency),
+          money(r.totalAmount, charge.currency),
+          r.status
+        ])
+      )
+
+/** Full (whatever is left, fee included pro rata) or partial (an amount of the base). */
+const refundForm = (session: Session, charge: Charge.Charge, done: () => Promise<void>) => {
+  const status = h("div", { "aria-live": "polite" })
+  const full = h("input", { type: "radio", name: "kind", value: "full", checked: true })
+  const partial = h("input", { type: "radio", name: "kind", value: "partial" })
+  const amount = h("input", {
+    type: "text",
+    name: "amount",
+    inputmode: "decimal",
+    placeholder: "e.g. 12.50"
+  })
+  return h(
+    "form",
+    {
+      class: "card",
+      "aria-label": "Refund this charge",
+      onsubmit: guarded(status, async () => {
+        let minor: number | undefined
+        if (partial.checked) {
+          minor = parseMinor(amount.value, charge.currency)
+          if (minor === undefined || minor === 0)
+            throw new Error(
+              `Enter the amount to refund in ${charge.currency.toUpperCase()}, e.g. 12.50.`
+            )
+        }
+        await session.levy.refunds.create({
+          charge: charge.id,
+          ...(minor === undefined ? {} : { amount: minor })
+        })
+        await done()
+      })
+    },
+    h("h2", {}, "Refund"),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "How much"),
+      h("label", { class: "check" }, full, "Full: everything not yet refunded"),
+      h(
+        "label",
+        { class: "check" },
+        partial,
+        "Partial: part of the base amount (the fee goes back pro rata)"
+      )
+    ),
+    field(`Amount (${charge.currency.toUpperCase()})`, amount),
+    h("button", { type: "submit" }, "Refund"),
+    status
+  )
+}
+
+const eventList = (events: ReadonlyArray<Event.Event>) =>
+  events.length === 0
+    ? notice("No events for this charge among the latest 100.")
+    : h(
+        "ul",
+        { class: "events" },
+        ...events.map((event) =>
+          h(
+            "li",
+            {},
+            h(
+              "details",
+              {},
+              h("summary", {}, `${event.type} · ${time(event.created)} · ${event.id}`),
+              h("pre", {}, JSON.stringify(event, null, 2))
+            )
+          )
+        )
+      )
+
+export const chargeDetail = async (
+  main: HTMLElement,
+  session: Session,
+  id: string
+): Promise<void> => {
+  const [charge, refunds, events] = await Promise.all([
+    session.levy.charges.retrieve(id),
+    session.levy.refunds.list({ charge: id, limit: 100 }),
+    session.levy.events.list({ limit: 100 })
+  ])
+  const mine = events.data.filter(
+    (event) =>
+      (event.data.object as { id?: string }).id === charge.id ||
+      (event.data.object as { charge?: string }).charge === charge.id
+  )
+  const reload = () => chargeDetail(main, session, id)
+  const open = !charge.refunded && charge.status === "succeeded"
+  mount(
+    main,
+    h("p", {}, h("a", { href: "#/charges" }, "← All charges")),
+    h("h1", {}, "Charge ", h("code", {}, charge.id)),
+    h(
+      "section",
+      { class: "card" },
+      facts([
+        ["Status", statusBadge(charge)],
+        ["Amount", money(charge.amount, charge.currency)],
+        ["Convenience fee", money(charge.convenienceFee, charge.currency)],
+        ["Total", money(charge.totalAmount, charge.currency)],
+        [
+          "Refunded",
+          h(
+            "span",
+            { "data-testid": "amount-refunded" },
+            money(charge.amountRefunded, charge.currency)
+          )
+        ],
+        ["Customer", charge.customer ?? "—"],
+        ["Description", charge.description ?? "—"],
+        ["Card type", charge.cardType ?? "—"],
+        ["Created", time(charge.created)],
+        ["Mode", charge.livemode ? "live" : "test"],
+        ...(charge.failureMessage === undefined
+          ? []
+          : [["Failure", charge.failureMessage] as const])
+      ])
+    ),
+    h("div", { class: "grid" }, breakdown(charge), await verdict(session, charge)),
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "refunds-h" },
+      h("h2", { id: "refunds-h" }, "Refunds"),
+      refundTable(charge, refunds.data)
+    ),
+    open ? refundForm(session, charge, reload) : false,
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "events-h" },
+      h("h2", { id: "events-h" }, "Events"),
+      eventList(mine)
+    )
+  )
+}

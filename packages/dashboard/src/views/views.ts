@@ -1,0 +1,26 @@
+/** The dashboard's sections, in navigation order; each renders into <main>. */
+import type { Session } from "../session.js"
+import { charges } from "./charges.js"
+import { compliance } from "./compliance.js"
+import { events } from "./events.js"
+import { fees } from "./fees.js"
+import { webhooks } from "./webhooks.js"
+
+export interface View {
+  /** The hash path: `#/<path>/<rest…>`. */
+  readonly path: string
+  readonly title: string
+  readonly render: (
+    main: HTMLElement,
+    session: Session,
+    rest: ReadonlyArray<string>
+  ) => Promise<void>
+}
+
+export const views: ReadonlyArray<View> = [
+  { path: "charges", title: "Charges", render: charges },
+  { path: "webhooks", title: "Webhooks", render: webhooks },
+  { path: "fees", title: "Fee configuration", render: fees },
+  { path: "compliance", title: "Compliance", render: compliance },
+  { path: "events", title: "Events", render: events }
+]
