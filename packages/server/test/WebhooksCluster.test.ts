@@ -188,6 +188,7 @@ describe("webhook dispatchers sharing one PostgreSQL", () => {
 interface Proc {
   readonly child: ChildProcess
   stdout: string
+  stderr: string
   readonly exited: Promise<unknown>
 }
 
@@ -238,16 +239,22 @@ describe("levy serve killed with SIGKILL while deliveries are pending", () => {
     const proc: Proc = {
       child,
       stdout: "",
+      stderr: "",
       exited: new Promise((done) => child.on("exit", done))
     }
     child.stdout?.on("data", (chunk: Buffer) => {
       proc.stdout += chunk.toString()
     })
-    child.stderr?.resume()
+    // Kept to explain a server that never comes up.
+    child.stderr?.on("data", (chunk: Buffer) => {
+      proc.stderr += chunk.toString()
+    })
     running.push(proc)
     return proc
   }
 
+  // A liveness bound, not a speed check: under a full parallel suite on two cores a start
+  // (tsx, migrations, the dev account) has taken over 30 s.
   const listening = async (proc: Proc) => {
     let base = ""
     await eventually(
@@ -257,8 +264,10 @@ describe("levy serve killed with SIGKILL while deliveries are pending", () => {
         if (match) base = `http://127.0.0.1:${match[1]}`
         return match !== null
       },
-      30_000
-    )
+      90_000
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\nstdout:\n${proc.stdout}\nstderr:\n${proc.stderr}`)
+    })
     return base
   }
 
@@ -322,5 +331,5 @@ describe("levy serve killed with SIGKILL while deliveries are pending", () => {
     } finally {
       answer = () => ({ status: 200 })
     }
-  }, 60_000)
+  }, 240_000)
 })
