@@ -2,7 +2,8 @@
  * The dashboard in a real browser: headless Chromium (the system's /usr/bin/chromium, driven
  * by playwright-core) against a real in-process server. Signs in, creates a webhook endpoint
  * and reads its secret, finds a charge made through the API and refunds it from the page,
- * edits the fee and sees the preview follow, and shows the API's message for a wrong key.
+ * edits the fee and sees the draft preview and the compliance matrix follow before Save,
+ * then the saved preview after it, and shows the API's message for a wrong key.
  * A screenshot of each main view goes to test-artifacts/ (gitignored).
  *
  * Without Chromium the file is skipped locally (with a message) and FAILS under CI=true:
@@ -48,7 +49,7 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
 
   beforeAll(async () => {
     if (!installed) return
-    // The fee matrix makes dozens of checks: a limit this test cannot reach.
+    // The flow makes many API calls (each preview is 4 estimates): a limit it cannot reach.
     server = await start({
       edge: { test: 100_000, live: 100_000 },
       keys: [...KEYS, { secret: LIVE_SECRET_2, accountId: "acct_1", keyId: "key_sk_prod_2" }]
@@ -198,29 +199,78 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
         amountRefunded: 10000 + charge.convenienceFee
       })
 
-      // Fee configuration: the preview follows a saved change (the server's own estimate).
+      // Fee configuration: the draft preview is computed in the page as the form is typed,
+      // the saved preview is the server's estimate and follows only a Save.
       const estimate = async () => {
         const reply = await call(server.url, "POST", "/v1/estimates", {
           body: { amount: 10000, currency: "usd", region: "US-NY", cardType: "credit" }
         })
         return (reply.body as { convenienceFee: number }).convenienceFee
       }
-      const feeCell = () =>
-        page.getByTestId("fee-preview").locator("tr").nth(3).locator(".fee").textContent()
+      // Row 3 of each preview (after the header row) is the 10000 sample.
+      const feeCell = (testId: string) => () =>
+        page.getByTestId(testId).locator("tr").nth(3).locator(".fee").textContent()
+      const savedFee = feeCell("fee-preview")
+      const draftFee = feeCell("fee-preview-draft")
       await page.getByRole("link", { name: "Fee configuration" }).click()
       const before = await estimate()
-      await expect.poll(feeCell).toBe(`${(before / 100).toFixed(2)} USD`)
+      await expect.poll(savedFee).toBe(`${(before / 100).toFixed(2)} USD`)
+      // Before any edit, the engine in the page agrees with the API.
+      await expect.poll(draftFee).toBe(`${(before / 100).toFixed(2)} USD`)
+      await page.getByLabel("Percentage (%)").fill("3.5")
+      await expect.poll(draftFee).toBe("3.80 USD") // 3.5 % of 10000 + 30
+      expect(await estimate()).toBe(before)
+      expect(await savedFee()).toBe(`${(before / 100).toFixed(2)} USD`)
+      // The engine's refusal of a draft shows as the field's message; nothing is computed.
+      await page.getByLabel("Percentage (%)").fill("150")
+      await expect
+        .poll(() => page.locator("#percentage-message").textContent())
+        .toBe("percentage must be between 0 and 100 (percent).")
+      await expect
+        .poll(() => page.getByTestId("fee-preview-draft").textContent())
+        .toContain("Not computed")
+      await page.getByLabel("Percentage (%)").fill("3.5")
+      await expect.poll(() => page.locator("#percentage-message").textContent()).toBe("")
+
+      // The matrix: every region the API lists (paged through) × 3 card types, from the draft.
+      const codes: Array<string> = []
+      for (let after: string | undefined, more = true; more; ) {
+        const listed = await call(
+          server.url,
+          "GET",
+          `/v1/regions?limit=100${after === undefined ? "" : `&starting_after=${after}`}`
+        )
+        const body = listed.body as { data: Array<{ regionCode: string }>; has_more: boolean }
+        codes.push(...body.data.map((r) => r.regionCode))
+        after = codes[codes.length - 1]
+        more = body.has_more
+      }
+      expect(codes.length).toBeGreaterThan(50)
+      const matrix = page.getByTestId("compliance-matrix")
+      await expect.poll(() => matrix.locator(".verdict").count()).toBe(3 * codes.length)
+      const ctCredit = matrix.locator('[data-cell="US-CT credit"]')
+      expect(await ctCredit.textContent()).toBe("not allowed")
+      expect(await ctCredit.getAttribute("title")).toMatch(/^fees_prohibited: /)
+      const apiCheck = await call(server.url, "POST", "/v1/regions/check-compliance", {
+        body: { region: "US-CT", percentage: 3.5, flatFee: 0.3, cardType: "credit" }
+      })
+      expect(apiCheck.body).toMatchObject({ compliant: false, reasonCode: "fees_prohibited" })
+      await page.getByLabel("Filter by country or region").fill("US-CT")
+      await expect
+        .poll(() => matrix.locator(".verdict").allTextContents())
+        .toStrictEqual(["not allowed", "not allowed", "not allowed"])
+      await page.getByLabel("Filter by country or region").fill("")
+
       await page.getByLabel("Percentage (%)").fill("1.5")
       await page.getByLabel("Flat fee (major units)").fill("0.1")
+      await expect.poll(draftFee).toBe("1.60 USD")
       await page.getByRole("button", { name: "Save" }).click()
       await page.getByText("Fee configuration saved.").waitFor()
       const now = await estimate()
       expect(now).toBe(160) // 1.5 % of 10000 + 10
       expect(now).not.toBe(before)
-      await expect.poll(feeCell).toBe("1.60 USD")
-      await page.getByRole("button", { name: "Check matrix" }).click()
-      await page.getByTestId("compliance-matrix").locator(".verdict").first().waitFor()
-      expect(await page.getByTestId("compliance-matrix").locator(".verdict").count()).toBe(30)
+      await expect.poll(savedFee).toBe("1.60 USD")
+      await expect.poll(draftFee).toBe("1.60 USD")
       await shot(page, "fees")
 
       // Compliance explorer: search and a check.
