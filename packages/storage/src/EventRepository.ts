@@ -23,10 +23,27 @@ export interface Event {
   readonly created: number
 }
 
+/** Which event: its tenant and id. */
+export interface EventRef {
+  readonly accountId: string
+  readonly livemode: boolean
+  readonly id: string
+}
+
+/** The events among `found` that `refs` name (same account, mode and id). */
+const named = (refs: ReadonlyArray<EventRef>, found: ReadonlyArray<Event>) => {
+  const wanted = new Set(refs.map((r) => `${r.accountId}/${r.livemode}/${r.id}`))
+  return found.filter((e) => wanted.has(`${e.accountId}/${e.livemode}/${e.id}`))
+}
+
 /** Events. */
 export interface EventRepositoryService {
   readonly insert: (event: Event) => Effect.Effect<Event, DuplicateRecord | StorageError>
   readonly get: (tenant: Tenant, id: string) => Effect.Effect<Event, RecordNotFound | StorageError>
+  /** The events of several tenants at once (the webhook dispatcher's batches); missing ones are left out. */
+  readonly getMany: (
+    refs: ReadonlyArray<EventRef>
+  ) => Effect.Effect<ReadonlyArray<Event>, StorageError>
   readonly list: (
     tenant: Tenant,
     request: Page.PageRequest & { readonly type?: string | undefined }
@@ -74,6 +91,17 @@ export const makeSql = Effect.gen(function* () {
             : Effect.fail(new RecordNotFound({ entity: "event", id }))
         )
       ),
+    // Both IN lists let the primary key (account_id, id) serve the lookup; the exact pairs
+    // are then picked out.
+    getMany: (refs) =>
+      refs.length === 0
+        ? Effect.succeed([])
+        : sql<Row>`SELECT * FROM events
+            WHERE account_id IN ${sql.in([...new Set(refs.map((r) => r.accountId))])}
+              AND id IN ${sql.in(refs.map((r) => r.id))}`.pipe(
+            SqlSupport.orStorageError,
+            Effect.map((rows) => named(refs, rows.map(fromRow)))
+          ),
     list: (tenant, request) =>
       SqlSupport.list(sql, {
         table: "events",
@@ -109,6 +137,17 @@ export const makeMemory = Effect.gen(function* () {
           e && e.livemode === tenant.livemode
             ? Effect.succeed(e)
             : Effect.fail(new RecordNotFound({ entity: "event", id }))
+      ),
+    getMany: (refs) =>
+      store.read(() =>
+        named(refs, [
+          ...new Set(
+            refs.flatMap((r) => {
+              const e = events.get(key(r.accountId, r.id))
+              return e === undefined ? [] : [e]
+            })
+          )
+        ])
       ),
     list: (tenant, request) =>
       MemoryStore.list<Event>(

@@ -53,6 +53,13 @@ export interface AttemptOutcome {
   readonly next: "succeeded" | "failed" | { readonly retryAtMs: number }
 }
 
+/** One attempt to record: which delivery, and what happened. */
+export interface AttemptRecord {
+  readonly tenant: Tenant
+  readonly deliveryId: string
+  readonly outcome: AttemptOutcome
+}
+
 /** A claim request. */
 export interface Claim {
   readonly owner: string
@@ -60,10 +67,42 @@ export interface Claim {
   readonly leaseMs: number
 }
 
+/** Rows per multi-row INSERT of the fan-out. */
+const INSERT_CHUNK = 1000
+
+/** What one `fanOut` call did. */
+export interface FanOut {
+  /** Events taken and marked fanned out (0: none was waiting). */
+  readonly events: number
+  /** Deliveries created for them. */
+  readonly deliveries: number
+}
+
+/** Whether an endpoint with these subscriptions receives events of `type`. */
+const subscribes = (enabledEvents: ReadonlyArray<string>, type: string) =>
+  enabledEvents.includes("*") || enabledEvents.includes(type)
+
 /** Webhook deliveries and attempts. */
 export interface WebhookDeliveryRepositoryService {
+  /**
+   * Fans out up to `limit` events not yet fanned out (of every account, oldest first): one
+   * pending delivery, due now, per enabled endpoint of the event's account and mode that
+   * subscribes to its type; the events are marked in the same transaction, so each is
+   * fanned out once. Concurrent callers (other processes) take different events.
+   */
+  readonly fanOut: (limit: number) => Effect.Effect<FanOut, StorageError>
   /** Creates a pending delivery of `eventId` to each endpoint (none twice), due now. */
   readonly enqueue: (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<WebhookDelivery>, RecordNotFound | StorageError>
+  /**
+   * Queues `eventId` again to each endpoint (`POST /v1/events/{id}/resend`): a new pending
+   * delivery, or the existing one made pending and due now, counted from now for the give-up
+   * horizon (its attempts so far are kept). One being attempted right now is left to finish.
+   */
+  readonly redeliver: (
     tenant: Tenant,
     eventId: string,
     endpointIds: ReadonlyArray<string>
@@ -80,6 +119,14 @@ export interface WebhookDeliveryRepositoryService {
     { readonly delivery: WebhookDelivery; readonly attempt: WebhookAttempt },
     RecordNotFound | LeaseLost | StorageError
   >
+  /**
+   * `recordAttempt` for many deliveries in one statement (the dispatcher's hot path). Those
+   * not leased to `owner` (lease lost, or deleted) are skipped; returns the ids recorded.
+   */
+  readonly recordAttempts: (
+    owner: string,
+    attempts: ReadonlyArray<AttemptRecord>
+  ) => Effect.Effect<ReadonlyArray<string>, StorageError>
   readonly get: (
     tenant: Tenant,
     id: string
@@ -154,36 +201,99 @@ const statusOf = (next: AttemptOutcome["next"]): WebhookDelivery["status"] =>
 export const makeSql = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const ids = yield* Ids
-  const service: WebhookDeliveryRepositoryService = {
-    enqueue: (tenant, eventId, endpointIds) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const created = Math.floor(now / 1000)
-        // The event and every endpoint must be this tenant's (the foreign keys do not see modes).
-        const event = yield* sql`SELECT 1 FROM events
+  /** `enqueue`, or with `again` `redeliver`: one statement per endpoint, in one transaction. */
+  const queue = (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>,
+    again: boolean
+  ) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const created = Math.floor(now / 1000)
+      // The event and every endpoint must be this tenant's (the foreign keys do not see modes).
+      const event = yield* sql`SELECT 1 FROM events
           WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${eventId}`
-        if (event.length === 0)
-          return yield* Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
-        const known = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
+      if (event.length === 0)
+        return yield* Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
+      const known = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
           WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode}
             AND id IN ${sql.in(endpointIds.length > 0 ? endpointIds : [""])}`
-        const missing = endpointIds.find((id) => !known.some((k) => k.id === id))
-        if (missing !== undefined) {
-          return yield* Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
-        }
-        const out: Array<WebhookDelivery> = []
-        for (const endpointId of endpointIds) {
-          const id = yield* ids.make("wd")
-          const rows = yield* sql<Row>`INSERT INTO webhook_deliveries
+      const missing = endpointIds.find((id) => !known.some((k) => k.id === id))
+      if (missing !== undefined) {
+        return yield* Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
+      }
+      const out: Array<WebhookDelivery> = []
+      for (const endpointId of endpointIds) {
+        const id = yield* ids.make("wd")
+        const rows = yield* sql<Row>`INSERT INTO webhook_deliveries
               (account_id, id, livemode, endpoint_id, event_id, status, next_attempt_at_ms, created)
             VALUES (${tenant.accountId}, ${id}, ${tenant.livemode}, ${endpointId}, ${eventId}, 'pending', ${now},
               ${created})
-            ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING
+            ON CONFLICT (account_id, endpoint_id, event_id) ${
+              again
+                ? sql`DO UPDATE SET status = 'pending', created = EXCLUDED.created,
+                    next_attempt_at_ms = LEAST(webhook_deliveries.next_attempt_at_ms, EXCLUDED.next_attempt_at_ms)`
+                : sql`DO NOTHING`
+            }
             RETURNING *`
-          if (rows[0]) out.push(fromRow(rows[0]))
+        if (rows[0]) out.push(fromRow(rows[0]))
+      }
+      return out
+    }).pipe(sql.withTransaction, SqlSupport.orStorageError)
+  const service: WebhookDeliveryRepositoryService = {
+    fanOut: (limit) =>
+      Effect.gen(function* () {
+        const events = yield* sql<{
+          account_id: string
+          id: string
+          livemode: boolean
+          type: string
+        }>`SELECT account_id, id, livemode, type FROM events WHERE NOT fanned_out
+          ORDER BY created, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
+        if (events.length === 0) return { events: 0, deliveries: 0 }
+        const accounts = [...new Set(events.map((e) => e.account_id))]
+        const endpoints = yield* sql<{
+          account_id: string
+          id: string
+          livemode: boolean
+          enabled_events: ReadonlyArray<string>
+        }>`SELECT account_id, id, livemode, enabled_events FROM webhook_endpoints
+          WHERE status = 'enabled' AND account_id IN ${sql.in(accounts)}`
+        const now = yield* Clock.currentTimeMillis
+        const rows: Array<Omit<Row, "lease_owner" | "lease_expires_at_ms">> = []
+        for (const e of events) {
+          for (const ep of endpoints) {
+            if (ep.account_id !== e.account_id || ep.livemode !== e.livemode) continue
+            if (!subscribes(ep.enabled_events, e.type)) continue
+            rows.push({
+              account_id: e.account_id,
+              id: yield* ids.make("wd"),
+              livemode: e.livemode,
+              endpoint_id: ep.id,
+              event_id: e.id,
+              status: "pending",
+              attempts: 0,
+              next_attempt_at_ms: now,
+              created: Math.floor(now / 1000)
+            })
+          }
         }
-        return out
+        // In chunks: a statement takes at most 65,535 parameters (9 per row).
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+          yield* sql`INSERT INTO webhook_deliveries ${sql.insert(rows.slice(i, i + INSERT_CHUNK))}
+            ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING`
+        }
+        for (const account of accounts) {
+          const mine = events.filter((e) => e.account_id === account).map((e) => e.id)
+          yield* sql`UPDATE events SET fanned_out = true
+            WHERE account_id = ${account} AND id IN ${sql.in(mine)}`
+        }
+        return { events: events.length, deliveries: rows.length }
       }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+    enqueue: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, false),
+    redeliver: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, true),
+
     claim: ({ owner, limit, leaseMs }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         sql<Row>`WITH due AS (
@@ -201,34 +311,93 @@ export const makeSql = Effect.gen(function* () {
           Effect.map((rows) => rows.map(fromRow))
         )
       ),
+    // One statement (one round trip, atomic on its own): the dispatcher records an attempt
+    // per delivery, so this is on its hot path. The row is locked by the first CTE; when it
+    // returns nothing, a second look tells a missing delivery from a lost lease.
     recordAttempt: (tenant, deliveryId, owner, outcome) =>
       Effect.gen(function* () {
-        const rows = yield* sql<Row>`SELECT * FROM webhook_deliveries
-          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}
-          FOR UPDATE`
-        const current = rows[0]
-        if (!current)
-          return yield* Effect.fail(
-            new RecordNotFound({ entity: "webhook_delivery", id: deliveryId })
-          )
-        if (current.lease_owner !== owner || current.status !== "pending") {
-          return yield* Effect.fail(new LeaseLost({ deliveryId }))
-        }
         const now = yield* Clock.currentTimeMillis
         const attemptId = yield* ids.make("wda")
-        const attempt = yield* sql<AttemptRow>`INSERT INTO webhook_delivery_attempts
-            (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
-          VALUES (${tenant.accountId}, ${attemptId}, ${tenant.livemode}, ${deliveryId}, ${current.attempts + 1},
-            ${outcome.statusCode}, ${outcome.error}, ${outcome.durationMs}, ${Math.floor(now / 1000)})
-          RETURNING *`
         const next = outcome.next
-        const updated = yield* sql<Row>`UPDATE webhook_deliveries SET
-            attempts = attempts + 1, status = ${statusOf(next)},
-            next_attempt_at_ms = ${typeof next === "object" ? next.retryAtMs : current.next_attempt_at_ms},
+        const rows = yield* sql<Row & { a: AttemptRow }>`WITH current AS (
+            SELECT account_id, id, attempts FROM webhook_deliveries
+            WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}
+              AND lease_owner = ${owner} AND status = 'pending'
+            FOR UPDATE
+          ), attempt AS (
+            INSERT INTO webhook_delivery_attempts
+              (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
+            SELECT ${tenant.accountId}, ${attemptId}, ${tenant.livemode}, ${deliveryId}, attempts + 1,
+              ${outcome.statusCode}::integer, ${outcome.error}::text, ${outcome.durationMs}::integer,
+              ${Math.floor(now / 1000)}::bigint
+            FROM current
+            RETURNING *
+          )
+          UPDATE webhook_deliveries d SET
+            attempts = current.attempts + 1, status = ${statusOf(next)},
+            next_attempt_at_ms = ${typeof next === "object" ? sql`${next.retryAtMs}::bigint` : sql`d.next_attempt_at_ms`},
             lease_owner = NULL, lease_expires_at_ms = NULL
-          WHERE account_id = ${tenant.accountId} AND id = ${deliveryId} RETURNING *`
-        return { delivery: fromRow(updated[0]!), attempt: attemptFromRow(attempt[0]!) }
-      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+          FROM current, attempt
+          WHERE d.account_id = current.account_id AND d.id = current.id
+          RETURNING d.*, row_to_json(attempt.*) AS a`
+        const row = rows[0]
+        if (row) {
+          const { a, ...delivery } = row
+          return { delivery: fromRow(delivery), attempt: attemptFromRow(a) }
+        }
+        const exists = yield* sql`SELECT 1 FROM webhook_deliveries
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${deliveryId}`
+        return yield* Effect.fail(
+          exists.length === 0
+            ? new RecordNotFound({ entity: "webhook_delivery", id: deliveryId })
+            : new LeaseLost({ deliveryId })
+        )
+      }).pipe(SqlSupport.orStorageError),
+    recordAttempts: (owner, attempts) =>
+      Effect.gen(function* () {
+        if (attempts.length === 0) return []
+        const now = yield* Clock.currentTimeMillis
+        const input: Array<Record<string, unknown>> = []
+        for (const { tenant, deliveryId, outcome } of attempts) {
+          input.push({
+            account_id: tenant.accountId,
+            livemode: tenant.livemode,
+            id: deliveryId,
+            attempt_id: yield* ids.make("wda"),
+            status_code: outcome.statusCode,
+            error: outcome.error,
+            duration_ms: outcome.durationMs,
+            status: statusOf(outcome.next),
+            next_at: typeof outcome.next === "object" ? outcome.next.retryAtMs : null
+          })
+        }
+        const rows = yield* sql<{ id: string }>`WITH input AS (
+            SELECT * FROM jsonb_to_recordset(${SqlSupport.json(input)}::jsonb) AS t(account_id text,
+              livemode boolean, id text, attempt_id text, status_code integer, error text,
+              duration_ms integer, status text, next_at bigint)
+          ), current AS (
+            SELECT d.account_id, d.id, d.livemode, d.attempts, input.attempt_id, input.status_code,
+              input.error, input.duration_ms, input.status, input.next_at
+            FROM webhook_deliveries d
+            JOIN input ON d.account_id = input.account_id AND d.id = input.id AND d.livemode = input.livemode
+            WHERE d.lease_owner = ${owner} AND d.status = 'pending'
+            FOR UPDATE OF d
+          ), attempt AS (
+            INSERT INTO webhook_delivery_attempts
+              (account_id, id, livemode, delivery_id, attempt, status_code, error, duration_ms, created)
+            SELECT account_id, attempt_id, livemode, id, attempts + 1, status_code, error, duration_ms,
+              ${Math.floor(now / 1000)}::bigint
+            FROM current
+          )
+          UPDATE webhook_deliveries d SET
+            attempts = current.attempts + 1, status = current.status,
+            next_attempt_at_ms = COALESCE(current.next_at, d.next_attempt_at_ms),
+            lease_owner = NULL, lease_expires_at_ms = NULL
+          FROM current
+          WHERE d.account_id = current.account_id AND d.id = current.id
+          RETURNING d.id`
+        return rows.map((r) => r.id)
+      }).pipe(SqlSupport.orStorageError),
     get: (tenant, id) =>
       sql<Row>`SELECT * FROM webhook_deliveries
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${id}`.pipe(
@@ -266,6 +435,8 @@ export const makeSql = Effect.gen(function* () {
 
 const DELIVERIES = "webhook_deliveries"
 const ATTEMPTS = "webhook_delivery_attempts"
+/** Keys (`account/event`) of the events already fanned out: the SQL stores' `fanned_out` column. */
+const FANNED_OUT = "events_fanned_out"
 
 /** The in-memory implementation. */
 export const makeMemory = Effect.gen(function* () {
@@ -279,52 +450,113 @@ export const makeMemory = Effect.gen(function* () {
       ? Effect.succeed(d)
       : Effect.fail(new RecordNotFound({ entity: "webhook_delivery", id }))
   }
+  /** `enqueue`, or with `again` `redeliver`. */
+  const queue = (
+    tenant: Tenant,
+    eventId: string,
+    endpointIds: ReadonlyArray<string>,
+    again: boolean
+  ) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const fresh: Array<string> = []
+      for (const _ of endpointIds) fresh.push(yield* ids.make("wd"))
+      return yield* store.write((w) => {
+        const mine = (a: { readonly accountId: string; readonly livemode: boolean } | undefined) =>
+          a !== undefined && a.accountId === tenant.accountId && a.livemode === tenant.livemode
+        if (!mine(store.table<Event>("events").get(key(tenant.accountId, eventId)))) {
+          return Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
+        }
+        const endpoints = store.table<WebhookEndpoint>("webhook_endpoints")
+        const missing = endpointIds.find((id) => !mine(endpoints.get(key(tenant.accountId, id))))
+        if (missing !== undefined) {
+          return Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
+        }
+        const out: Array<WebhookDelivery> = []
+        endpointIds.forEach((endpointId, i) => {
+          const existing = [...deliveries.values()].find(
+            (d) =>
+              d.accountId === tenant.accountId &&
+              d.endpointId === endpointId &&
+              d.eventId === eventId
+          )
+          if (existing !== undefined) {
+            if (!again) return
+            const rearmed: WebhookDelivery = {
+              ...existing,
+              status: "pending",
+              created: Math.floor(now / 1000),
+              nextAttemptAtMs: Math.min(existing.nextAttemptAtMs, now)
+            }
+            w.put(DELIVERIES, key(tenant.accountId, existing.id), rearmed)
+            out.push(rearmed)
+            return
+          }
+          const d: WebhookDelivery = {
+            id: fresh[i]!,
+            accountId: tenant.accountId,
+            livemode: tenant.livemode,
+            endpointId,
+            eventId,
+            status: "pending",
+            attempts: 0,
+            nextAttemptAtMs: now,
+            leaseOwner: null,
+            leaseExpiresAtMs: null,
+            created: Math.floor(now / 1000)
+          }
+          w.put(DELIVERIES, key(tenant.accountId, d.id), d)
+          out.push(d)
+        })
+        return Effect.succeed(out)
+      })
+    })
   const service: WebhookDeliveryRepositoryService = {
-    enqueue: (tenant, eventId, endpointIds) =>
+    fanOut: (limit) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const fresh: Array<string> = []
-        for (const _ of endpointIds) fresh.push(yield* ids.make("wd"))
-        return yield* store.write((w) => {
-          const mine = (
-            a: { readonly accountId: string; readonly livemode: boolean } | undefined
-          ) => a !== undefined && a.accountId === tenant.accountId && a.livemode === tenant.livemode
-          if (!mine(store.table<Event>("events").get(key(tenant.accountId, eventId)))) {
-            return Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
-          }
-          const endpoints = store.table<WebhookEndpoint>("webhook_endpoints")
-          const missing = endpointIds.find((id) => !mine(endpoints.get(key(tenant.accountId, id))))
-          if (missing !== undefined) {
-            return Effect.fail(new RecordNotFound({ entity: "webhook_endpoint", id: missing }))
-          }
-          const out: Array<WebhookDelivery> = []
-          endpointIds.forEach((endpointId, i) => {
-            const exists = [...deliveries.values()].some(
-              (d) =>
-                d.accountId === tenant.accountId &&
-                d.endpointId === endpointId &&
-                d.eventId === eventId
+        return yield* store.write((w) =>
+          Effect.gen(function* () {
+            const done = store.table<true>(FANNED_OUT)
+            const events = [...store.table<Event>("events").entries()]
+              .filter(([k]) => !done.has(k))
+              .sort(([, a], [, b]) => a.created - b.created || (a.id < b.id ? -1 : 1))
+              .slice(0, Math.max(0, limit))
+            const endpoints = [...store.table<WebhookEndpoint>("webhook_endpoints").values()]
+            // As the unique key does in SQL: none twice (a resend may have come first).
+            const existing = new Set(
+              [...deliveries.values()].map((d) => `${d.endpointId}/${d.eventId}`)
             )
-            if (exists) return
-            const d: WebhookDelivery = {
-              id: fresh[i]!,
-              accountId: tenant.accountId,
-              livemode: tenant.livemode,
-              endpointId,
-              eventId,
-              status: "pending",
-              attempts: 0,
-              nextAttemptAtMs: now,
-              leaseOwner: null,
-              leaseExpiresAtMs: null,
-              created: Math.floor(now / 1000)
+            let created = 0
+            for (const [k, e] of events) {
+              w.put(FANNED_OUT, k, true)
+              for (const ep of endpoints) {
+                if (ep.accountId !== e.accountId || ep.livemode !== e.livemode) continue
+                if (ep.status !== "enabled" || !subscribes(ep.enabledEvents, e.type)) continue
+                if (existing.has(`${ep.id}/${e.id}`)) continue
+                const d: WebhookDelivery = {
+                  id: yield* ids.make("wd"),
+                  accountId: e.accountId,
+                  livemode: e.livemode,
+                  endpointId: ep.id,
+                  eventId: e.id,
+                  status: "pending",
+                  attempts: 0,
+                  nextAttemptAtMs: now,
+                  leaseOwner: null,
+                  leaseExpiresAtMs: null,
+                  created: Math.floor(now / 1000)
+                }
+                w.put(DELIVERIES, key(d.accountId, d.id), d)
+                created++
+              }
             }
-            w.put(DELIVERIES, key(tenant.accountId, d.id), d)
-            out.push(d)
+            return { events: events.length, deliveries: created }
           })
-          return Effect.succeed(out)
-        })
+        )
       }),
+    enqueue: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, false),
+    redeliver: (tenant, eventId, endpointIds) => queue(tenant, eventId, endpointIds, true),
     claim: ({ owner, limit, leaseMs }) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         store.write((w) => {
@@ -379,6 +611,19 @@ export const makeMemory = Effect.gen(function* () {
           })
         )
       }),
+    recordAttempts: (owner, attempts) =>
+      Effect.map(
+        Effect.forEach(attempts, ({ tenant, deliveryId, outcome }) =>
+          service.recordAttempt(tenant, deliveryId, owner, outcome).pipe(
+            Effect.as([deliveryId]),
+            Effect.catchTags({
+              RecordNotFound: () => Effect.succeed([]),
+              LeaseLost: () => Effect.succeed([])
+            })
+          )
+        ),
+        (recorded) => recorded.flat()
+      ),
     get: (tenant, id) => Effect.flatten(store.read(() => find(tenant, id))),
     list: (tenant, request) =>
       MemoryStore.list<WebhookDelivery>(

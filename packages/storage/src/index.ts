@@ -22,7 +22,12 @@ export {
   type RefundedSoFar
 } from "./ChargeRepository.js"
 export * as Embedded from "./Embedded.js"
-export { type Event, EventRepository, type EventRepositoryService } from "./EventRepository.js"
+export {
+  type Event,
+  type EventRef,
+  EventRepository,
+  type EventRepositoryService
+} from "./EventRepository.js"
 export {
   type Applied,
   type FeeConfig,
@@ -55,7 +60,9 @@ export * as Testing from "./Testing.js"
 export { Transactions } from "./Transactions.js"
 export {
   type AttemptOutcome,
+  type AttemptRecord,
   type Claim,
+  type FanOut,
   type WebhookAttempt,
   type WebhookDelivery,
   WebhookDeliveryRepository,

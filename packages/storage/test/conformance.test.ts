@@ -1005,6 +1005,211 @@ for (const store of stores) {
           })
       )
 
+      it.effect(
+        "fan-out: each event once, to the enabled endpoints of its tenant subscribed to its type",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const events = yield* EventRepository
+            const charges = yield* ChargeRepository
+            const deliveries = yield* WebhookDeliveryRepository
+            // Take whatever earlier tests left, so the counts below are this test's.
+            while ((yield* deliveries.fanOut(1000)).events > 0) {}
+            const endpoint = (tenant: Tenant, enabledEvents: Array<string>, status = "enabled") =>
+              endpoints.create({
+                id: nextId("we"),
+                accountId: tenant.accountId,
+                livemode: tenant.livemode,
+                url: "http://127.0.0.1:9/hook",
+                enabledEvents,
+                status: status as "enabled" | "disabled",
+                description: null,
+                created: T0,
+                secret: "whsec_dev_abc"
+              })
+            const succeededOnly = yield* endpoint(test, ["charge.succeeded"])
+            yield* endpoint(test, ["*"], "disabled")
+            yield* endpoint(test, ["dispute.created"])
+            const liveAll = yield* endpoint(live, ["*"])
+            const e1 = yield* events.insert(eventFor(newCharge(test)))
+            yield* events.insert({ ...eventFor(newCharge(test)), type: "charge.refunded" })
+            const e3 = yield* events.insert(eventFor(newCharge(live)))
+            // An event written by a charge's own statement is fanned out too.
+            const charge = newCharge(test)
+            const e4 = eventFor(charge)
+            yield* charges.create({ charge, event: e4 })
+
+            const first = yield* deliveries.fanOut(1000)
+            expect(first).toEqual({ events: 4, deliveries: 3 })
+            const testDeliveries = (yield* deliveries.list(test, {})).data
+            expect(testDeliveries.map((d) => [d.endpointId, d.eventId]).sort()).toEqual(
+              [
+                [succeededOnly.id, e1.id],
+                [succeededOnly.id, e4.id]
+              ].sort()
+            )
+            expect(testDeliveries.every((d) => d.status === "pending" && d.attempts === 0)).toBe(
+              true
+            )
+            expect(
+              (yield* deliveries.list(live, {})).data.map((d) => [d.endpointId, d.eventId])
+            ).toEqual([[liveAll.id, e3.id]])
+            expect(yield* deliveries.fanOut(1000)).toEqual({ events: 0, deliveries: 0 })
+
+            // Concurrent callers split the events between them: each is taken exactly once.
+            for (let i = 0; i < 20; i++) yield* events.insert(eventFor(newCharge(test)))
+            let taken = 0
+            for (;;) {
+              const rounds = yield* Effect.all(
+                Array.from({ length: 6 }, () => deliveries.fanOut(3)),
+                { concurrency: "unbounded" }
+              )
+              const n = rounds.reduce((sum, r) => sum + r.events, 0)
+              if (n === 0) break
+              taken += n
+            }
+            expect(taken).toBe(20)
+            const all = yield* walk((r) => deliveries.list(test, r), { limit: 100 })
+            const pairs = all.flatMap((p) => p.data).map((d) => `${d.endpointId}/${d.eventId}`)
+            expect(pairs).toHaveLength(22)
+            expect(new Set(pairs).size).toBe(22)
+
+            // More deliveries than one INSERT carries (1,000 rows): all made, in one fan-out.
+            yield* Effect.forEach(
+              Array.from({ length: 1001 }, () => eventFor(newCharge(test))),
+              (e) => events.insert(e),
+              { concurrency: 8, discard: true }
+            )
+            expect(yield* deliveries.fanOut(2000)).toEqual({ events: 1001, deliveries: 1001 })
+          })
+      )
+
+      it.effect(
+        "batched attempts are recorded for the lease holder only; events fetched in batches",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const endpoints = yield* WebhookEndpointRepository
+            const events = yield* EventRepository
+            const deliveries = yield* WebhookDeliveryRepository
+            const endpoint = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://127.0.0.1:9/hook",
+              enabledEvents: ["*"],
+              status: "enabled",
+              description: null,
+              created: T0,
+              secret: "whsec_dev_abc"
+            })
+            const made = [
+              yield* events.insert(eventFor(newCharge(test))),
+              yield* events.insert(eventFor(newCharge(test))),
+              yield* events.insert(eventFor(newCharge(test)))
+            ]
+            const liveEvent = yield* events.insert(eventFor(newCharge(live)))
+            const fetched = yield* events.getMany([
+              { ...test, id: made[0]!.id },
+              { ...test, id: made[2]!.id },
+              // The wrong mode, and an unknown id: left out.
+              { ...test, id: liveEvent.id },
+              { ...test, id: "evt_missing" },
+              { ...live, id: liveEvent.id }
+            ])
+            expect(ids(fetched).sort()).toEqual([made[0]!.id, made[2]!.id, liveEvent.id].sort())
+            expect(yield* events.getMany([])).toEqual([])
+
+            const enqueue = (e: { readonly id: string }) =>
+              Effect.map(deliveries.enqueue(test, e.id, [endpoint.id]), (d) => d[0]!)
+            // Lease the first two to one owner, then the last to another (claims take every
+            // due delivery of the store, other tests' too).
+            const leased = (owner: string, wanted: ReadonlyArray<{ readonly id: string }>) =>
+              Effect.map(deliveries.claim({ owner, limit: 10_000, leaseMs: 60_000 }), (claimed) =>
+                claimed.filter((d) => wanted.some((q) => q.id === d.id))
+              )
+            const firstTwo = [yield* enqueue(made[0]!), yield* enqueue(made[1]!)]
+            const mine = yield* leased(`a-${test.accountId}`, firstTwo)
+            const theirs = yield* leased(`b-${test.accountId}`, [yield* enqueue(made[2]!)])
+            expect(mine.length + theirs.length).toBe(3)
+            const recorded = yield* deliveries.recordAttempts(
+              `a-${test.accountId}`,
+              [...mine, ...theirs].map((d, i) => ({
+                tenant: test,
+                deliveryId: d.id,
+                outcome: {
+                  statusCode: i === 0 ? 200 : 500,
+                  error: i === 0 ? null : "HTTP 500",
+                  durationMs: 7,
+                  next: i === 0 ? ("succeeded" as const) : { retryAtMs: 1_900_000_000_000 }
+                }
+              }))
+            )
+            expect([...recorded].sort()).toEqual(mine.map((d) => d.id).sort())
+            const first = yield* deliveries.get(test, mine[0]!.id)
+            expect(first).toMatchObject({ status: "succeeded", attempts: 1, leaseOwner: null })
+            if (mine[1] !== undefined) {
+              expect(yield* deliveries.get(test, mine[1].id)).toMatchObject({
+                status: "pending",
+                attempts: 1,
+                nextAttemptAtMs: 1_900_000_000_000,
+                leaseOwner: null
+              })
+            }
+            const attempts = yield* deliveries.listAttempts(test, mine[0]!.id, {})
+            expect(attempts.data).toMatchObject([
+              { attempt: 1, statusCode: 200, error: null, durationMs: 7 }
+            ])
+            // The other owner's delivery was not touched.
+            expect(yield* deliveries.get(test, theirs[0]!.id)).toMatchObject({
+              attempts: 0,
+              leaseOwner: `b-${test.accountId}`
+            })
+            expect(yield* deliveries.recordAttempts("nobody", [])).toEqual([])
+
+            // A resend makes the succeeded delivery pending and due again, attempts kept; a
+            // new endpoint gets a new delivery; enqueue alone never queues one twice.
+            const other = yield* endpoints.create({
+              id: nextId("we"),
+              accountId: test.accountId,
+              livemode: false,
+              url: "http://127.0.0.1:9/other",
+              enabledEvents: ["*"],
+              status: "enabled",
+              description: null,
+              created: T0,
+              secret: "whsec_dev_abc"
+            })
+            const succeeded = mine[0]!
+            expect(yield* deliveries.enqueue(test, succeeded.eventId, [endpoint.id])).toEqual([])
+            const again = yield* deliveries.redeliver(test, succeeded.eventId, [
+              endpoint.id,
+              other.id
+            ])
+            expect(again).toHaveLength(2)
+            expect(again.find((d) => d.endpointId === endpoint.id)).toMatchObject({
+              id: succeeded.id,
+              status: "pending",
+              attempts: 1
+            })
+            expect(again.find((d) => d.endpointId === other.id)).toMatchObject({
+              status: "pending",
+              attempts: 0
+            })
+            const due = yield* deliveries.claim({
+              owner: `c-${test.accountId}`,
+              limit: 10_000,
+              leaseMs: 60_000
+            })
+            expect(due.map((d) => d.id)).toEqual(expect.arrayContaining(again.map((d) => d.id)))
+            const wrongMode = yield* Effect.either(
+              deliveries.redeliver(live, succeeded.eventId, [endpoint.id])
+            )
+            expect(Either.isLeft(wrongMode) && wrongMode.left._tag).toBe("RecordNotFound")
+          })
+      )
+
       it.effect("API keys are stored hashed and found by the full key", () =>
         Effect.gen(function* () {
           const { test } = yield* freshAccount

@@ -36,7 +36,8 @@ for (const store of sqlStores) {
           SELECT migration_id, name FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
           expect(applied.map((m) => [m.migration_id, m.name])).toEqual([
             [1, "init"],
-            [2, "webhook_secret_roll"]
+            [2, "webhook_secret_roll"],
+            [3, "event_fan_out"]
           ])
           expect(yield* Migrations.migrate).toEqual([])
         })

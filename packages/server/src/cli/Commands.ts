@@ -2,7 +2,7 @@
  * The `levy` commands. `serve` builds the chosen store (SQL stores migrate on start), creates
  * the development account on an empty store, and serves `/v1` until SIGTERM/SIGINT, when the
  * runtime interrupts it and the layers close in reverse: the HTTP server stops accepting and
- * finishes in-flight requests, then the store closes.
+ * finishes in-flight requests, the webhook dispatcher stops, then the store closes.
  */
 
 import { join } from "node:path"
@@ -17,6 +17,7 @@ import * as FeeConfigChanges from "../feeConfigs/Changes.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as KeyResolverStorage from "../KeyResolverStorage.js"
 import * as Server from "../Server.js"
+import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
 import * as Store from "./Store.js"
@@ -46,6 +47,8 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     // The whole store, so handlers can use every repository; the development account
     // exists before the server accepts its first request.
     Layer.provide(devAccount),
+    // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
+    Layer.provide(DispatcherLayer.layerFromEnv),
     Layer.provideMerge(storage)
   )
   return Effect.gen(function* () {

@@ -66,7 +66,8 @@ export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =
                 const event = yield* find(tenant, path.id)
                 const wire = yield* toWire(event)
                 const targets = yield* endpoints.subscribedTo(tenant, event.type)
-                yield* deliveries.enqueue(
+                // Again even where a delivery exists (succeeded, failed or waiting to retry).
+                yield* deliveries.redeliver(
                   tenant,
                   event.id,
                   targets.map((e) => e.id)

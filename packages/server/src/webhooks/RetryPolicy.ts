@@ -1,0 +1,51 @@
+/**
+ * What follows a failed attempt (decisions §8): exponential backoff with jitter until the
+ * give-up horizon, except that a 429 or 503 with `Retry-After` is retried when the receiver
+ * asked (still within the horizon).
+ */
+import type { RetrySchedule } from "./DispatcherConfig.js"
+
+export type Next = "failed" | { readonly retryAtMs: number }
+
+/** The backoff delay after `attempts` failed attempts (≥ 1), before jitter. */
+export const baseDelayMs = (schedule: RetrySchedule, attempts: number): number =>
+  Math.min(schedule.maxDelayMs, schedule.initialDelayMs * 2 ** Math.max(0, attempts - 1))
+
+/**
+ * Seconds to wait from a `Retry-After` value: delta-seconds or an HTTP date; undefined when
+ * absent or unparsable (then the backoff applies).
+ */
+export const parseRetryAfter = (value: string | null, nowMs: number): number | undefined => {
+  if (value === null) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  // Every HTTP-date form starts with the day's name; Date.parse alone would take "-3" as a year.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs)
+}
+
+export interface FailedAttempt {
+  /** Attempts made so far, this one included. */
+  readonly attempts: number
+  readonly statusCode: number | null
+  readonly retryAfter: string | null
+  readonly nowMs: number
+  /** When the delivery was created (Unix ms): the horizon counts from there. */
+  readonly createdMs: number
+  /** A uniform random number in [0, 1), for the jitter. */
+  readonly random: number
+}
+
+/** When to try again after a failed attempt, or `failed` once past the horizon. */
+export const next = (schedule: RetrySchedule, a: FailedAttempt): Next => {
+  const asked =
+    a.statusCode === 429 || a.statusCode === 503
+      ? parseRetryAfter(a.retryAfter, a.nowMs)
+      : undefined
+  const delay =
+    asked ??
+    Math.round(baseDelayMs(schedule, a.attempts) * (1 + schedule.jitter * (2 * a.random - 1)))
+  const retryAtMs = a.nowMs + delay
+  return retryAtMs > a.createdMs + schedule.giveUpAfterMs ? "failed" : { retryAtMs }
+}

@@ -1,0 +1,104 @@
+/**
+ * One webhook POST over node:http(s), to an address the SSRF guard already approved: the
+ * connection goes to that address (a pinned `lookup`), never to whatever the name resolves
+ * to a moment later, while the Host header, TLS SNI and certificate check keep the URL's
+ * name. Redirects are never followed (node:http does not), the whole exchange has a
+ * deadline, and at most `maxResponseBytes` of the response are read.
+ */
+import * as http from "node:http"
+import * as https from "node:https"
+import type { LookupFunction } from "node:net"
+import { Effect } from "effect"
+import type { Address } from "../webhookEndpoints/UrlGuard.js"
+
+export interface SendRequest {
+  readonly url: URL
+  /** Where to connect: one of the addresses the URL's host resolved to. */
+  readonly address: Address
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  readonly timeoutMs: number
+  readonly maxResponseBytes: number
+  readonly livemode: boolean
+}
+
+/** The receiver's answer (any status), or why there was none. */
+export type SendResult =
+  | { readonly _tag: "Response"; readonly statusCode: number; readonly retryAfter: string | null }
+  | { readonly _tag: "NoResponse"; readonly error: string }
+
+/** Connects to `address` whatever the name: the guard's answer is the one used. */
+const pinned =
+  (address: Address): LookupFunction =>
+  (_host, options, callback) => {
+    if (options.all) callback(null, [{ address: address.address, family: address.family }])
+    else callback(null, address.address, address.family)
+  }
+
+// Keep-alive pools, one per mode and scheme: a socket opened for a test-mode delivery
+// (which may reach loopback) is never reused for a live one.
+const agents = {
+  test: {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256 })
+  },
+  live: {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256 })
+  }
+}
+
+const post = (r: SendRequest): Effect.Effect<SendResult> =>
+  Effect.async<SendResult>((resume) => {
+    const secure = r.url.protocol === "https:"
+    const mode = r.livemode ? agents.live : agents.test
+    const options: http.RequestOptions = {
+      method: "POST",
+      headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) },
+      agent: secure ? mode.https : mode.http,
+      lookup: pinned(r.address)
+    }
+    let settled = false
+    const finish = (result: SendResult) => {
+      if (settled) return
+      settled = true
+      resume(Effect.succeed(result))
+    }
+    const request = (secure ? https : http).request(r.url, options, (response) => {
+      const retryAfter = response.headers["retry-after"] ?? null
+      const answer: SendResult = {
+        _tag: "Response",
+        statusCode: response.statusCode ?? 0,
+        retryAfter
+      }
+      let read = 0
+      response.on("data", (chunk: Buffer) => {
+        read += chunk.length
+        if (read > r.maxResponseBytes) {
+          // Enough: the status decides; the rest is not read.
+          response.destroy()
+          finish(answer)
+        }
+      })
+      response.on("end", () => finish(answer))
+      response.on("error", () => finish(answer))
+      response.on("close", () => finish(answer))
+    })
+    request.on("error", (error) => finish({ _tag: "NoResponse", error: error.message }))
+    request.end(r.body)
+    // On timeout or interruption: drop the connection.
+    return Effect.sync(() => request.destroy())
+  })
+
+/** Sends `r`; an answer not complete within the deadline counts as no response. */
+export const send = (r: SendRequest): Effect.Effect<SendResult> =>
+  post(r).pipe(
+    Effect.timeoutTo({
+      duration: r.timeoutMs,
+      onTimeout: (): SendResult => ({
+        _tag: "NoResponse",
+        error: `timed out after ${r.timeoutMs} ms`
+      }),
+      onSuccess: (result) => result
+    })
+  )

@@ -1,0 +1,68 @@
+/** The retry schedule as a pure function: backoff, jitter bounds, Retry-After, the give-up horizon. */
+import { describe, expect, it } from "vitest"
+import { DEFAULT_RETRY } from "../src/webhooks/DispatcherConfig.js"
+import { baseDelayMs, next, parseRetryAfter } from "../src/webhooks/RetryPolicy.js"
+
+const MIN = 60_000
+const HOUR = 60 * MIN
+const NOW = 1_800_000_000_000
+
+const failed = (attempts: number, fields: Partial<Parameters<typeof next>[1]> = {}) =>
+  next(DEFAULT_RETRY, {
+    attempts,
+    statusCode: 500,
+    retryAfter: null,
+    nowMs: NOW,
+    createdMs: NOW,
+    random: 0.5,
+    ...fields
+  })
+
+describe("webhook retry policy", () => {
+  it("doubles from 1 minute up to 12 hours", () => {
+    expect([1, 2, 3, 4, 10, 11, 30].map((n) => baseDelayMs(DEFAULT_RETRY, n))).toEqual([
+      MIN,
+      2 * MIN,
+      4 * MIN,
+      8 * MIN,
+      512 * MIN,
+      12 * HOUR,
+      12 * HOUR
+    ])
+  })
+
+  it("jitters within ±20 %", () => {
+    expect(failed(3, { random: 0 })).toEqual({ retryAtMs: NOW + 0.8 * 4 * MIN })
+    expect(failed(3, { random: 0.5 })).toEqual({ retryAtMs: NOW + 4 * MIN })
+    expect(failed(3, { random: 0.999_999 })).toEqual({
+      retryAtMs: NOW + Math.round(4 * MIN * (1 + 0.2 * (2 * 0.999_999 - 1)))
+    })
+  })
+
+  it("gives up once the next attempt would fall after 3 days", () => {
+    expect(failed(11, { createdMs: NOW - 60 * HOUR })).toEqual({ retryAtMs: NOW + 12 * HOUR })
+    expect(failed(11, { createdMs: NOW - 61 * HOUR })).toBe("failed")
+  })
+
+  it("honours Retry-After (seconds or a date) on 429 and 503 only", () => {
+    expect(failed(1, { statusCode: 429, retryAfter: "120" })).toEqual({
+      retryAtMs: NOW + 120_000
+    })
+    const date = new Date(NOW + 30 * MIN).toUTCString()
+    expect(failed(1, { statusCode: 503, retryAfter: date })).toEqual({
+      retryAtMs: NOW + 30 * MIN
+    })
+    // Elsewhere, or unparsable: the backoff.
+    expect(failed(1, { statusCode: 500, retryAfter: "120" })).toEqual({ retryAtMs: NOW + MIN })
+    expect(failed(1, { statusCode: 503, retryAfter: "soon" })).toEqual({ retryAtMs: NOW + MIN })
+    // Asked for beyond the horizon: given up.
+    expect(failed(1, { statusCode: 503, retryAfter: String(4 * 24 * 3600) })).toBe("failed")
+  })
+
+  it("parses Retry-After", () => {
+    expect(parseRetryAfter(null, NOW)).toBeUndefined()
+    expect(parseRetryAfter(" 5 ", NOW)).toBe(5000)
+    expect(parseRetryAfter(new Date(NOW - 1000).toUTCString(), NOW)).toBe(0)
+    expect(parseRetryAfter("-3", NOW)).toBeUndefined()
+  })
+})
