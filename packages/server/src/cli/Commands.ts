@@ -14,6 +14,7 @@ import * as Accounts from "../Accounts.js"
 import { PaymentProcessors } from "../charges/PaymentProcessor.js"
 import * as DevAccount from "../DevAccount.js"
 import * as FeeConfigChanges from "../feeConfigs/Changes.js"
+import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as KeyResolverStorage from "../KeyResolverStorage.js"
 import * as Server from "../Server.js"
@@ -41,6 +42,7 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     Layer.provide([
       KeyResolverStorage.layer(),
       RateLimitStore.layerFromEnv,
+      EdgeConfigEnv.layer,
       ComplianceRules.Live,
       PaymentProcessors.layerTestOnly
     ]),
