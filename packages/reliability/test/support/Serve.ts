@@ -68,8 +68,8 @@ export const serve = async (options: {
         LEVY_API_KEY: "",
         ...FAST_WEBHOOKS,
         // The load of a scenario is not what the rate limit is for (scenario 3 sets its own).
-        LEVY_RATE_LIMIT_TEST: "1000000",
-        LEVY_RATE_LIMIT_LIVE: "1000000",
+        LEVY_RATE_LIMIT_TEST: "100000",
+        LEVY_RATE_LIMIT_LIVE: "100000",
         ...options.env,
         DATABASE_URL: options.databaseUrl
       },
