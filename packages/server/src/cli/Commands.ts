@@ -22,6 +22,7 @@ import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
 import * as Store from "./Store.js"
+import * as Timeouts from "./Timeouts.js"
 
 const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   const storage = Store.layer(command.store)
@@ -35,10 +36,15 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
       )
     )
   )
-  const server = Server.layer({
-    port: command.port,
-    ...(command.host === undefined ? {} : { host: command.host })
-  }).pipe(
+  const server = Layer.unwrapEffect(
+    Effect.map(Timeouts.fromEnv, (timeouts) =>
+      Server.layer({
+        port: command.port,
+        timeouts,
+        ...(command.host === undefined ? {} : { host: command.host })
+      })
+    )
+  ).pipe(
     Layer.provide([
       KeyResolverStorage.layer(),
       RateLimitStore.layerFromEnv,
