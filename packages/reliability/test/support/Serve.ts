@@ -70,6 +70,7 @@ export const serve = async (options: {
         // The load of a scenario is not what the rate limit is for (scenario 3 sets its own).
         LEVY_RATE_LIMIT_TEST: "100000",
         LEVY_RATE_LIMIT_LIVE: "100000",
+        LEVY_RATE_LIMIT_ANONYMOUS: "100000",
         ...options.env,
         DATABASE_URL: options.databaseUrl
       },
