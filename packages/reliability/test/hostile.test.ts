@@ -172,6 +172,8 @@ describe("hostile input", () => {
     const wrong: Array<unknown> = []
     const network: Array<string> = []
     let writes = 0
+    // Ids of what accepted (2xx) writes made: every new row must be one of them.
+    const accepted = new Set<string>()
     const run = async (c: Case) => {
       const path = fill(c.endpoint, () => c.id) + (c.query === "" ? "" : `?${c.query}`)
       const bodyAllowed = c.endpoint.method !== "GET" && c.endpoint.method !== "HEAD"
@@ -189,7 +191,11 @@ describe("hostile input", () => {
         const text = await response.text()
         if (response.status >= 500) figures.serverErrors++
         if (response.status >= 200 && response.status < 300) {
-          if (c.endpoint.method !== "GET") writes++
+          if (c.endpoint.method !== "GET") {
+            writes++
+            const id = (JSON.parse(text) as { id?: unknown }).id
+            if (typeof id === "string") accepted.add(id)
+          }
           return
         }
         let parsed: unknown
@@ -226,6 +232,19 @@ describe("hostile input", () => {
     const grown = Object.entries(after).filter(([t, n]) => n !== before[t])
     // A generated request that happened to be valid may write; a rejected one never does.
     if (writes === 0) expect(grown).toEqual([])
+    for (const table of ["charges", "refunds", "disputes", "webhook_endpoints"]) {
+      const ids = (await db.query<{ id: string }>(`SELECT id FROM ${table}`)).map((r) => r.id)
+      expect(
+        ids.filter((id) => !accepted.has(id)),
+        table
+      ).toEqual([])
+    }
+    // No claim left behind by a rejected request, no stored answer but for accepted writes.
+    const claims = await db.query<{ state: string; status: number | null }>(
+      "SELECT state, response_status AS status FROM idempotency_records"
+    )
+    expect(claims.filter((r) => r.state !== "done" || Number(r.status) >= 300)).toEqual([])
+    expect(claims.length).toBeLessThanOrEqual(writes)
     figures.acceptedWrites = writes
     figures.found =
       Object.values(after).reduce((a, b) => a + b, 0) -
