@@ -2,13 +2,9 @@
  * The server's client timeouts from the environment, each optional (defaults:
  * `Server.defaultTimeouts`): `LEVY_HEADERS_TIMEOUT_MS`, `LEVY_REQUEST_TIMEOUT_MS`.
  */
-import { Config, type ConfigError, Effect, Option } from "effect"
+import { type ConfigError, Effect, Option } from "effect"
+import { positive } from "../http/EdgeConfigEnv.js"
 import { defaultTimeouts, type Timeouts } from "../Server.js"
-
-const positive = (name: string) =>
-  Config.option(
-    Config.integer(name).pipe(Config.validate({ message: "must be > 0", validation: (n) => n > 0 }))
-  )
 
 export const fromEnv: Effect.Effect<Timeouts, ConfigError.ConfigError> = Effect.gen(function* () {
   const headers = yield* positive("LEVY_HEADERS_TIMEOUT_MS")

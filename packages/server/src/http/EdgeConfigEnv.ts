@@ -7,7 +7,8 @@
 import { Config, Duration, Effect, Layer, Option } from "effect"
 import { defaults, EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 
-const positive = (name: string) =>
+/** An optional positive integer setting `name` (absent → none; present but not > 0 → fails). */
+export const positive = (name: string) =>
   Config.option(
     Config.integer(name).pipe(Config.validate({ message: "must be > 0", validation: (n) => n > 0 }))
   )
