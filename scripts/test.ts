@@ -1,33 +1,55 @@
 /**
  * `pnpm test`: every package's tests through vitest, then one plain closing line
- * ("N passed, N failed, N skipped") that any CI can read.
+ * ("N passed, N failed, N skipped") that any CI can read. The reliability harness
+ * (packages/reliability) kills servers and restarts PostgreSQL, so it runs in a second
+ * vitest invocation after every other project, never beside them; the line counts both.
+ * Arguments are passed to vitest; with a `--project` among them a single invocation runs.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 
-const report = "test-results/vitest.json"
-rmSync(report, { force: true })
-const run = spawnSync(
-  process.execPath,
-  [
-    "node_modules/vitest/vitest.mjs",
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${report}`,
-    ...process.argv.slice(2)
-  ],
-  { stdio: "inherit" }
-)
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, "utf8")) as {
-    numPassedTests: number
-    numFailedTests: number
-    numPendingTests: number
-    numTodoTests: number
-  }
+const ALONE = "reliability"
+
+interface Counts {
+  numPassedTests: number
+  numFailedTests: number
+  numPendingTests: number
+  numTodoTests: number
+}
+
+/** Runs vitest with `args`, its JSON report at `report`: the exit status and the counts. */
+const vitest = (args: ReadonlyArray<string>, report: string) => {
+  rmSync(report, { force: true })
+  const run = spawnSync(
+    process.execPath,
+    [
+      "node_modules/vitest/vitest.mjs",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      ...args
+    ],
+    { stdio: "inherit" }
+  )
+  const counts = existsSync(report)
+    ? (JSON.parse(readFileSync(report, "utf8")) as Counts)
+    : undefined
+  return { status: run.status ?? 1, counts }
+}
+
+const given = process.argv.slice(2)
+const runs = given.some((a) => a.startsWith("--project"))
+  ? [vitest(given, "test-results/vitest.json")]
+  : [
+      vitest([...given, `--project=!${ALONE}`], "test-results/vitest.json"),
+      vitest([...given, `--project=${ALONE}`], `test-results/vitest-${ALONE}.json`)
+    ]
+const sum = (pick: (c: Counts) => number) =>
+  runs.reduce((total, r) => total + (r.counts === undefined ? 0 : pick(r.counts)), 0)
+if (runs.some((r) => r.counts !== undefined)) {
   console.log(
-    `\nTests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`
+    `\nTests: ${sum((c) => c.numPassedTests)} passed, ${sum((c) => c.numFailedTests)} failed, ${sum((c) => c.numPendingTests + c.numTodoTests)} skipped`
   )
 }
-process.exit(run.status ?? 1)
+process.exit(runs.find((r) => r.status !== 0)?.status ?? 0)

@@ -43,15 +43,44 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
   Layer.provide(EstimateHandlerLive)
 )
 
+/**
+ * How long a client may take (milliseconds): to send its headers, and its whole request.
+ * A slow-drip client (one byte now and then) is cut off with a 408 when either runs out
+ * instead of holding a connection for node's defaults (60 s, 5 min); node checks them every
+ * `checkIntervalMs`.
+ */
+export interface Timeouts {
+  readonly headersMs: number
+  readonly requestMs: number
+  readonly checkIntervalMs: number
+}
+
+export const defaultTimeouts: Timeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  checkIntervalMs: 1_000
+}
+
 /** Serves the API on `port`; exposes the HttpServer (its address) for callers and tests. */
-export const layer = (options: { readonly port: number; readonly host?: string }) =>
+export const layer = (options: {
+  readonly port: number
+  readonly host?: string
+  readonly timeouts?: Timeouts
+}) =>
   HttpApiBuilder.serve().pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(ApiLive),
     Layer.provideMerge(
-      NodeHttpServer.layer(createServer, {
+      NodeHttpServer.layer(() => createServerWith(options.timeouts ?? defaultTimeouts), {
         port: options.port,
         ...(options.host === undefined ? {} : { host: options.host })
       })
     )
   )
+
+const createServerWith = (timeouts: Timeouts) =>
+  createServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs
+  })

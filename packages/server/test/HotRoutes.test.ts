@@ -127,3 +127,18 @@ describe("HotRoutes.dispatch", () => {
     )
   )
 })
+
+describe("an empty body with an Idempotency-Key", () => {
+  // The claim reads the (empty) body first; the hot route must not then wait for an "end"
+  // that has already passed (it hung until the client gave up).
+  it("answers a 400 in the error shape on both paths, without hanging", async () => {
+    for (const path of ["/v1/estimates", "/v1/estimates/"]) {
+      const reply = await call(server.url, "POST", path, {
+        raw: "",
+        headers: { "idempotency-key": `empty-${path}`, "content-type": "application/json" }
+      })
+      expect(reply.status).toBe(400)
+      expect(reply.body).toMatchObject({ error: { type: "invalid_request_error" } })
+    }
+  })
+})

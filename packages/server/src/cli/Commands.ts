@@ -14,6 +14,7 @@ import * as Accounts from "../Accounts.js"
 import { PaymentProcessors } from "../charges/PaymentProcessor.js"
 import * as DevAccount from "../DevAccount.js"
 import * as FeeConfigChanges from "../feeConfigs/Changes.js"
+import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as KeyResolverStorage from "../KeyResolverStorage.js"
 import * as Server from "../Server.js"
@@ -21,6 +22,7 @@ import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
 import * as Store from "./Store.js"
+import * as Timeouts from "./Timeouts.js"
 
 const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   const storage = Store.layer(command.store)
@@ -34,13 +36,19 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
       )
     )
   )
-  const server = Server.layer({
-    port: command.port,
-    ...(command.host === undefined ? {} : { host: command.host })
-  }).pipe(
+  const server = Layer.unwrapEffect(
+    Effect.map(Timeouts.fromEnv, (timeouts) =>
+      Server.layer({
+        port: command.port,
+        timeouts,
+        ...(command.host === undefined ? {} : { host: command.host })
+      })
+    )
+  ).pipe(
     Layer.provide([
       KeyResolverStorage.layer(),
       RateLimitStore.layerFromEnv,
+      EdgeConfigEnv.layer,
       ComplianceRules.Live,
       PaymentProcessors.layerTestOnly
     ]),

@@ -26,7 +26,14 @@ export const read = (
   const incoming = NodeHttpServerRequest.toIncomingMessage(request) as
     | ReturnType<typeof NodeHttpServerRequest.toIncomingMessage>
     | undefined
-  if (incoming === undefined || typeof incoming.on !== "function" || incoming.readableDidRead) {
+  // Already read (or, for an empty body, already ended without a byte: readableDidRead stays
+  // false then, and waiting for an "end" that has passed would hang the request).
+  if (
+    incoming === undefined ||
+    typeof incoming.on !== "function" ||
+    incoming.readableDidRead ||
+    incoming.readableEnded
+  ) {
     return request.json.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxBytes)))
     )
