@@ -33,6 +33,7 @@ import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import { HotRoutes } from "./HotRoutes.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
+import * as JsonDepth from "./JsonDepth.js"
 import * as RequestId from "./RequestId.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
 
@@ -102,6 +103,14 @@ export const toLevyError = (
       const cause = (error as { cause?: unknown }).cause
       if (cause instanceof Error && cause.message === "maxBytes exceeded") {
         return { error: tooLarge(options.maxBodyBytes) }
+      }
+      if (cause instanceof Error && cause.message === JsonDepth.TOO_DEEP) {
+        return {
+          error: new ApiError.InvalidRequestError({
+            code: "body_invalid",
+            message: `The request body nests more than ${JsonDepth.MAX_DEPTH} levels deep.`
+          })
+        }
       }
       return {
         error: new ApiError.InvalidRequestError({
@@ -295,7 +304,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
             onSome: (k) => Option.some({ secret: secret ?? "", key: k })
           })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
-          const viaRouter = app.pipe(
+          const viaRouter = (known && hasBody ? JsonDepth.check(request) : Effect.void).pipe(
+            Effect.zipRight(app),
             Effect.locally(EdgeKey, withKey),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
           )

@@ -13,6 +13,7 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Option } from "effect"
+import * as JsonDepth from "./JsonDepth.js"
 
 /** The platform's failure for a body it could not read (`onError` of its Node request). */
 const readError = (request: HttpServerRequest.HttpServerRequest, cause: unknown) =>
@@ -34,7 +35,7 @@ export const read = (
     incoming.readableDidRead ||
     incoming.readableEnded
   ) {
-    return request.json.pipe(
+    return Effect.zipRight(JsonDepth.check(request), request.json).pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(maxBytes)))
     )
   }
@@ -56,6 +57,7 @@ export const read = (
     incoming.once("end", () => {
       if (done) return
       finish()
+      if (JsonDepth.exceeds(text)) return resume(Effect.fail(JsonDepth.tooDeep(request)))
       try {
         resume(Effect.succeed(text === "" ? null : JSON.parse(text)))
       } catch (error) {

@@ -1,0 +1,45 @@
+/**
+ * A limit on how deeply a JSON body may nest. No request of the API nests more than a few
+ * levels, and a body nested thousands deep overflows the stack while its schema error is
+ * formatted: it is refused (400) before any decoding, by one scan of the text.
+ */
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { Effect } from "effect"
+
+/** Deepest nesting of objects and arrays accepted. */
+export const MAX_DEPTH = 64
+
+/** The message of the cause a too-deep body fails with (the edge words the 400 by it). */
+export const TOO_DEEP = "json nested too deep"
+
+/** Whether the JSON text nests objects/arrays more than `max` levels (brackets in strings ignored). */
+export const exceeds = (text: string, max: number = MAX_DEPTH): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92)
+        i++ // a backslash escapes the next character
+      else if (c === 34) inString = false
+    } else if (c === 34) {
+      inString = true
+    } else if (c === 123 || c === 91) {
+      if (++depth > max) return true
+    } else if (c === 125 || c === 93) {
+      depth--
+    }
+  }
+  return false
+}
+
+/** The platform's read failure for a body that nests too deep. */
+export const tooDeep = (request: HttpServerRequest.HttpServerRequest) =>
+  new HttpServerError.RequestError({ request, reason: "Decode", cause: new Error(TOO_DEEP) })
+
+/** Fails when the request's body (read and cached by the platform) nests too deep. */
+export const check = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.flatMap(request.text, (text) =>
+    exceeds(text) ? Effect.fail(tooDeep(request)) : Effect.void
+  )
