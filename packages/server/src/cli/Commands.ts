@@ -14,6 +14,7 @@ import * as Accounts from "../Accounts.js"
 import { PaymentProcessors } from "../charges/PaymentProcessor.js"
 import * as DevAccount from "../DevAccount.js"
 import * as FeeConfigChanges from "../feeConfigs/Changes.js"
+import * as Housekeeping from "../Housekeeping.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as KeyResolverStorage from "../KeyResolverStorage.js"
@@ -57,6 +58,8 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     Layer.provide(devAccount),
     // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
     Layer.provide(DispatcherLayer.layerFromEnv),
+    // Expired idempotency records deleted hourly.
+    Layer.provide(Housekeeping.layer()),
     Layer.provideMerge(storage)
   )
   return Effect.gen(function* () {
