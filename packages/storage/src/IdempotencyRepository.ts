@@ -31,7 +31,7 @@ export const TTL_MS = 24 * 60 * 60 * 1000
  * died without writing (a crashed process): a retry may take the key and run again. The
  * server answers every request well within it.
  */
-export const CLAIM_LEASE_MS = 60 * 1000
+export const CLAIM_LEASE_MS = 30 * 1000
 
 /** Whether a record no longer holds its key at `now`: expired, or an abandoned claim. */
 const lapsed = (record: IdempotencyRecord, now: number): boolean =>

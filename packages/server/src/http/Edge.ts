@@ -146,7 +146,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
-    const idempotent = yield* IdempotencyEdge.make
+    const idempotent = yield* IdempotencyEdge.make()
     const hot = yield* HotRoutes
 
     /** Counts the request against its bucket and fills the rate-limit headers. */

@@ -11,8 +11,15 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
 import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { type Claim, CurrentClaim } from "./Idempotency.js"
+
+/**
+ * The longest a request holding a key may run before it is cut off with a 503 and its claim
+ * released. It stays well inside `CLAIM_LEASE_MS`, so a claim still in progress after the
+ * lease belongs to a process that died, never to a request still running.
+ */
+export const DEADLINE = Duration.seconds(20)
 
 /** The header, as the server sees it. */
 export const HEADER = "idempotency-key"
@@ -60,58 +67,67 @@ const bodyOf = (response: HttpServerResponse.HttpServerResponse): Json | undefin
 }
 
 /** Runs `respond` (a request already turned into a response, errors included) under the key. */
-export const make = Effect.gen(function* () {
-  const repo = yield* IdempotencyRepository
-  return <R>(
-    tenant: Tenant.Tenant,
-    key: string,
-    request: HttpServerRequest.HttpServerRequest,
-    respond: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
-  ) =>
-    Effect.gen(function* () {
-      const fingerprint = fingerprintOf(request, yield* request.text)
-      const begun = yield* repo.begin(tenant, key, fingerprint).pipe(
-        Effect.catchTags({
-          IdempotencyKeyInUse: () =>
-            new ApiError.IdempotencyError({
-              message:
-                "A request with this Idempotency-Key is still being processed; retry after it finishes."
-            }),
-          IdempotencyKeyReused: () =>
-            new ApiError.InvalidRequestError({
-              code: "idempotency_key_reused",
-              param: "Idempotency-Key",
-              message:
-                "This Idempotency-Key was already used with a different request; use a new key for a new request."
-            }),
-          StorageError: unavailable
-        })
-      )
-      if (begun._tag === "Replay") {
-        return HttpServerResponse.unsafeJson(begun.response.body, {
-          status: begun.response.status,
-          headers: { "idempotent-replayed": "true" }
-        })
-      }
-      const claim: Claim = { tenant, key, recorded: false }
-      const forget = repo.release(tenant, key).pipe(Effect.catchAll(unavailable), Effect.ignore)
-      const response = yield* respond.pipe(
-        Effect.locally(CurrentClaim, Option.some(claim)),
-        Effect.onInterrupt(() => forget)
-      )
-      if (claim.recorded) return response
-      const body = response.status < 300 ? bodyOf(response) : undefined
-      if (body === undefined) {
-        yield* forget
-        return response
-      }
-      yield* repo
-        .complete(tenant, key, { status: response.status, body })
-        .pipe(
-          Effect.catchTag("RecordNotFound", Effect.die),
-          Effect.catchAll(unavailable),
-          Effect.ignore
+export const make = (deadline: Duration.DurationInput = DEADLINE) =>
+  Effect.gen(function* () {
+    const repo = yield* IdempotencyRepository
+    return <R>(
+      tenant: Tenant.Tenant,
+      key: string,
+      request: HttpServerRequest.HttpServerRequest,
+      respond: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
+    ) =>
+      Effect.gen(function* () {
+        const fingerprint = fingerprintOf(request, yield* request.text)
+        const begun = yield* repo.begin(tenant, key, fingerprint).pipe(
+          Effect.catchTags({
+            IdempotencyKeyInUse: () =>
+              new ApiError.IdempotencyError({
+                message:
+                  "A request with this Idempotency-Key is still being processed; retry after it finishes."
+              }),
+            IdempotencyKeyReused: () =>
+              new ApiError.InvalidRequestError({
+                code: "idempotency_key_reused",
+                param: "Idempotency-Key",
+                message:
+                  "This Idempotency-Key was already used with a different request; use a new key for a new request."
+              }),
+            StorageError: unavailable
+          })
         )
-      return response
-    })
-})
+        if (begun._tag === "Replay") {
+          return HttpServerResponse.unsafeJson(begun.response.body, {
+            status: begun.response.status,
+            headers: { "idempotent-replayed": "true" }
+          })
+        }
+        const claim: Claim = { tenant, key, recorded: false }
+        const forget = repo.release(tenant, key).pipe(Effect.catchAll(unavailable), Effect.ignore)
+        const response = yield* respond.pipe(
+          Effect.locally(CurrentClaim, Option.some(claim)),
+          Effect.onInterrupt(() => forget),
+          Effect.timeoutFail({
+            duration: deadline,
+            onTimeout: () =>
+              new ApiError.ServiceUnavailableError({
+                message:
+                  "The request took too long and was stopped without effect; retry with the same Idempotency-Key."
+              })
+          })
+        )
+        if (claim.recorded) return response
+        const body = response.status < 300 ? bodyOf(response) : undefined
+        if (body === undefined) {
+          yield* forget
+          return response
+        }
+        yield* repo
+          .complete(tenant, key, { status: response.status, body })
+          .pipe(
+            Effect.catchTag("RecordNotFound", Effect.die),
+            Effect.catchAll(unavailable),
+            Effect.ignore
+          )
+        return response
+      })
+  })
