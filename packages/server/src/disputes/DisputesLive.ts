@@ -9,7 +9,7 @@ import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
 import * as Config from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
-import { currenciesOf, currencyIn } from "../refunds/ChargeCurrencies.js"
+import { withCurrencies, withCurrency } from "../refunds/ChargeCurrencies.js"
 import { ServerApi } from "../ServerApi.js"
 import * as DisputeWire from "./DisputeWire.js"
 
@@ -23,8 +23,7 @@ export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handler
         Effect.gen(function* () {
           const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
           const dispute = yield* charges.getDispute(tenant, path.id)
-          const currencies = yield* currenciesOf(tenant, [dispute.chargeId])
-          return DisputeWire.toWire(dispute, currencyIn(currencies, dispute.chargeId))
+          return yield* withCurrency(tenant, dispute, DisputeWire.toWire)
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.catchTags({
@@ -51,15 +50,7 @@ export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handler
                 charge: urlParams.charge,
                 status: urlParams.status
               }),
-            (disputes) =>
-              Effect.map(
-                currenciesOf(
-                  tenant,
-                  disputes.map((d) => d.chargeId)
-                ),
-                (currencies) =>
-                  disputes.map((d) => DisputeWire.toWire(d, currencyIn(currencies, d.chargeId)))
-              )
+            (disputes) => withCurrencies(tenant, disputes, DisputeWire.toWire)
           )
         }).pipe(
           Effect.provideService(ChargeRepository, charges),

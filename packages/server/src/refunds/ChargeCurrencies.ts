@@ -27,3 +27,27 @@ export const currenciesOf = (tenant: Tenant.Tenant, chargeIds: ReadonlyArray<str
 /** The currency of `chargeId` in `currencies` (present by construction). */
 export const currencyIn = (currencies: ReadonlyMap<string, string>, chargeId: string): string =>
   currencies.get(chargeId) ?? ""
+
+/** `items` (refunds or disputes) in their wire form, each with its charge's currency. */
+export const withCurrencies = <A extends { readonly chargeId: string }, B>(
+  tenant: Tenant.Tenant,
+  items: ReadonlyArray<A>,
+  toWire: (item: A, currency: string) => B
+) =>
+  Effect.map(
+    currenciesOf(
+      tenant,
+      items.map((item) => item.chargeId)
+    ),
+    (currencies) => items.map((item) => toWire(item, currencyIn(currencies, item.chargeId)))
+  )
+
+/** One refund or dispute in its wire form, with its charge's currency. */
+export const withCurrency = <A extends { readonly chargeId: string }, B>(
+  tenant: Tenant.Tenant,
+  item: A,
+  toWire: (item: A, currency: string) => B
+) =>
+  Effect.map(currenciesOf(tenant, [item.chargeId]), (currencies) =>
+    toWire(item, currencyIn(currencies, item.chargeId))
+  )

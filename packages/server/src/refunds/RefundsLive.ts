@@ -23,7 +23,7 @@ import * as Config from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
-import { currenciesOf, currencyIn } from "./ChargeCurrencies.js"
+import { withCurrencies, withCurrency } from "./ChargeCurrencies.js"
 import * as RefundPlan from "./RefundPlan.js"
 import * as RefundWire from "./RefundWire.js"
 
@@ -123,8 +123,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
         Effect.gen(function* () {
           const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
           const refund = yield* charges.getRefund(tenant, path.id)
-          const currencies = yield* currenciesOf(tenant, [refund.chargeId])
-          return RefundWire.toWire(refund, currencyIn(currencies, refund.chargeId))
+          return yield* withCurrency(tenant, refund, RefundWire.toWire)
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.catchTags({
@@ -143,15 +142,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
             urlParams,
             URL_PATH,
             (request) => charges.listRefunds(tenant, { ...request, charge: urlParams.charge }),
-            (refunds) =>
-              Effect.map(
-                currenciesOf(
-                  tenant,
-                  refunds.map((r) => r.chargeId)
-                ),
-                (currencies) =>
-                  refunds.map((r) => RefundWire.toWire(r, currencyIn(currencies, r.chargeId)))
-              )
+            (refunds) => withCurrencies(tenant, refunds, RefundWire.toWire)
           )
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
