@@ -101,6 +101,10 @@ export class NotFoundError extends Schema.TaggedError<NotFoundError>()("NotFound
   }
 }
 
+/** The 404 for an object that is not in this account and mode, naming the parameter that held its id. */
+export const noSuch = (entity: string, id: string, param = "id"): NotFoundError =>
+  new NotFoundError({ message: `No such ${entity}: '${id}'`, param })
+
 /** 405: the path exists but not with this method. */
 export class MethodNotAllowedError extends Schema.TaggedError<MethodNotAllowedError>()(
   "MethodNotAllowedError",

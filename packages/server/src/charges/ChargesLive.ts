@@ -30,8 +30,7 @@ const now = () => Math.floor(Date.now() / 1000)
 const encodeCharge = Schema.encodeSync(Wire.Charge)
 const encodeDispute = Schema.encodeSync(DisputeWire.Dispute)
 
-const notFound = (id: string) =>
-  new ApiError.NotFoundError({ param: "id", message: `No such charge: '${id}'` })
+const notFound = (id: string) => ApiError.noSuch("charge", id)
 
 /** The charge's outcome fields and, for a decline, the 402 to answer. */
 const settled = (outcome: CollectOutcome, chargeId: string) =>

@@ -7,9 +7,9 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
+import { withCurrencies, withCurrency } from "../charges/ChargeCurrencies.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
-import { withCurrencies, withCurrency } from "../refunds/ChargeCurrencies.js"
 import { ServerApi } from "../ServerApi.js"
 import * as DisputeWire from "./DisputeWire.js"
 
@@ -27,13 +27,7 @@ export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handler
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.catchTags({
-            RecordNotFound: () =>
-              Effect.fail(
-                new ApiError.NotFoundError({
-                  message: `No such dispute: '${path.id}'`,
-                  param: "id"
-                })
-              ),
+            RecordNotFound: () => Effect.fail(ApiError.noSuch("dispute", path.id)),
             StorageError: Config.unavailable
           })
         )

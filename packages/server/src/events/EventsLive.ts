@@ -21,8 +21,7 @@ import { toWire } from "./EventWire.js"
 
 const URL_PATH = "/v1/events"
 
-const notFound = (id: string) =>
-  new ApiError.NotFoundError({ message: `No such event: '${id}'`, param: "id" })
+const notFound = (id: string) => ApiError.noSuch("event", id)
 
 export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =>
   Effect.gen(function* () {

@@ -17,13 +17,13 @@ import {
   Transactions
 } from "@levy/storage"
 import { Effect } from "effect"
+import { withCurrencies, withCurrency } from "../charges/ChargeCurrencies.js"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import * as Outbox from "../events/Outbox.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
-import { withCurrencies, withCurrency } from "./ChargeCurrencies.js"
 import * as RefundPlan from "./RefundPlan.js"
 import * as RefundWire from "./RefundWire.js"
 
@@ -31,8 +31,7 @@ const URL_PATH = "/v1/refunds"
 
 const now = () => Math.floor(Date.now() / 1000)
 
-const noSuchCharge = (id: string) =>
-  new ApiError.NotFoundError({ message: `No such charge: '${id}'`, param: "charge" })
+const noSuchCharge = (id: string) => ApiError.noSuch("charge", id, "charge")
 
 /** The store refused the refund as too large: another refund got there first. */
 const tooLarge = (chargeId: string) =>
@@ -127,10 +126,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.catchTags({
-            RecordNotFound: () =>
-              Effect.fail(
-                new ApiError.NotFoundError({ message: `No such refund: '${path.id}'`, param: "id" })
-              ),
+            RecordNotFound: () => Effect.fail(ApiError.noSuch("refund", path.id)),
             StorageError: Config.unavailable
           })
         )

@@ -53,12 +53,7 @@ export const RegionsLive = HttpApiBuilder.group(ServerApi, "regions", (handlers)
       .handle("retrieve", ({ path, urlParams }) => {
         const info = rules.region(path.code, urlParams.date)
         return info === undefined
-          ? Effect.fail(
-              new ApiError.NotFoundError({
-                message: `No such region: '${path.code}'`,
-                param: "code"
-              })
-            )
+          ? Effect.fail(ApiError.noSuch("region", path.code, "code"))
           : Effect.succeed(Region.fromEngine(info))
       })
       .handle("checkCompliance", ({ payload }) =>

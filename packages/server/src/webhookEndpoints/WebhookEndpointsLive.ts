@@ -29,8 +29,7 @@ const URL_PATH = "/v1/webhook-endpoints"
 /** Every attempt of one delivery fits: the retry schedule makes far fewer. */
 const MAX_ATTEMPTS_SHOWN = 100
 
-const notFound = (id: string) =>
-  new ApiError.NotFoundError({ message: `No such webhook endpoint: '${id}'`, param: "id" })
+const notFound = (id: string) => ApiError.noSuch("webhook endpoint", id)
 
 /** Storage failures of a call on one endpoint, for `catchTags`: unknown id → 404, store down → 503. */
 const endpointFailures = (id: string) => ({
