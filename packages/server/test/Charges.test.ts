@@ -237,6 +237,9 @@ describe.each(STORES)("charges on the %s store", (_name, makeStore) => {
       expect(again.headers.get("idempotent-replayed")).toBe("true")
       expect(again.body).toEqual(first.body)
       expect(await chargeCount()).toBe(before + 1)
+      // The charge's event names the request's key.
+      const events = await eventsOf((first.body as WireCharge).id)
+      expect(events.map((e) => e.request)).toEqual([{ idempotencyKey: "order-1" }])
     })
 
     it("the same key with another body is a 400; the key is per mode", async () => {
