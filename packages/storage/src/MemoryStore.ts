@@ -3,8 +3,8 @@
  * log so that a transaction (and every single repository call) is all or nothing.
  *
  * A transaction holds the lock from start to end, so transactions are serializable; reads
- * outside a transaction also take the lock, so nobody sees another fiber's uncommitted
- * writes. Nested transactions behave like savepoints: a failing inner one undoes only its
+ * outside a transaction also take the lock while a transaction is open, so nobody sees
+ * another fiber's uncommitted writes. Nested transactions behave like savepoints: a failing inner one undoes only its
  * own writes.
  */
 import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
@@ -74,6 +74,20 @@ export const make = (): MemoryStoreService => {
     }
   })
 
+  // Outermost transactions running now (0 or 1: they hold the lock). While there are none,
+  // nobody has uncommitted writes, and a synchronous read needs no lock.
+  let open = 0
+  const counted = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => {
+      open++
+      return Effect.ensuring(
+        effect,
+        Effect.sync(() => {
+          open--
+        })
+      )
+    })
+
   const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(FiberRef.get(logRef), (parent) => {
       const log: Array<Undo> = []
@@ -89,7 +103,7 @@ export const make = (): MemoryStoreService => {
           })
         )
       )
-      return parent === undefined ? lock.withPermits(1)(run) : run
+      return parent === undefined ? lock.withPermits(1)(counted(run)) : run
     })
 
   return {
@@ -101,7 +115,7 @@ export const make = (): MemoryStoreService => {
       ),
     read: (f) =>
       Effect.flatMap(FiberRef.get(logRef), (log) =>
-        log === undefined ? lock.withPermits(1)(Effect.sync(f)) : Effect.sync(f)
+        log === undefined && open > 0 ? lock.withPermits(1)(Effect.sync(f)) : Effect.sync(f)
       )
   }
 }
