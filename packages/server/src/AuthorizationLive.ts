@@ -5,7 +5,7 @@
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { ApiError, Authorization, type CurrentKey, LevyApi } from "@levy/api"
-import { Effect, FiberRef, Layer, Option, Redacted } from "effect"
+import { Effect, Either, FiberRef, Layer, Option, Redacted } from "effect"
 import { KeyResolver, type KeyResolverService, type ResolvedKey } from "./KeyResolver.js"
 
 /** A key the edge resolved, with the secret it came from. */
@@ -17,44 +17,50 @@ export interface EdgeResolved {
 /** The key the edge resolved for this request, with the secret it came from. */
 export const EdgeKey = FiberRef.unsafeMake<Option.Option<EdgeResolved>>(Option.none())
 
+/** What of a request decides whether a publishable key may make it. */
+export interface Target {
+  readonly method: string
+  readonly url: string
+}
+
+const noKey = new ApiError.AuthenticationError({
+  message: "You did not provide an API key: use Authorization: Bearer <key>."
+})
+const invalidKey = new ApiError.AuthenticationError({ message: "Invalid API key provided." })
+const publishableRefused = new ApiError.PermissionError({
+  message: "Publishable keys may not make this request; use a secret key."
+})
+
+/** Whether the key `found` for a secret may make a request to `target`. */
+const admit = (
+  found: Option.Option<ResolvedKey>,
+  target: Target
+): Either.Either<CurrentKey.Key, ApiError.AuthenticationError | ApiError.PermissionError> => {
+  if (Option.isNone(found)) return Either.left(invalidKey)
+  const key = found.value
+  if (key.kind !== "publishable") return Either.right(key)
+  const pathname = new URL(target.url, "http://levy.invalid").pathname
+  return LevyApi.allowsPublishableKey(target.method, pathname)
+    ? Either.right(key)
+    : Either.left(publishableRefused)
+}
+
 /**
- * The middleware's decision for a bearer `secret`: the edge's key when it came from the same
- * secret, else the resolver's. The edge's direct dispatch (http/HotRoutes.ts) calls this too.
+ * The middleware's decision for a bearer `secret` sent to `target`: the edge's key when it
+ * came from the same secret, else the resolver's. The fast lane (http/FastLane.ts) calls this too.
  */
 export const authorize = (
   resolver: KeyResolverService,
   secret: string,
-  resolved: Option.Option<EdgeResolved>
-): Effect.Effect<
-  CurrentKey.Key,
-  ApiError.AuthenticationError | ApiError.PermissionError,
-  HttpServerRequest.HttpServerRequest
-> =>
-  Effect.gen(function* () {
-    if (secret === "") {
-      return yield* new ApiError.AuthenticationError({
-        message: "You did not provide an API key: use Authorization: Bearer <key>."
-      })
-    }
-    const found =
-      Option.isSome(resolved) && resolved.value.secret === secret
-        ? Option.some(resolved.value.key)
-        : yield* Effect.orDie(resolver.resolve(secret))
-    if (Option.isNone(found)) {
-      return yield* new ApiError.AuthenticationError({ message: "Invalid API key provided." })
-    }
-    const key = found.value
-    if (key.kind === "publishable") {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const pathname = new URL(request.url, "http://levy.invalid").pathname
-      if (!LevyApi.allowsPublishableKey(request.method, pathname)) {
-        return yield* new ApiError.PermissionError({
-          message: "Publishable keys may not make this request; use a secret key."
-        })
-      }
-    }
-    return key
-  })
+  resolved: Option.Option<EdgeResolved>,
+  target: Target
+): Effect.Effect<CurrentKey.Key, ApiError.AuthenticationError | ApiError.PermissionError> => {
+  if (secret === "") return Effect.fail(noKey)
+  if (Option.isSome(resolved) && resolved.value.secret === secret) {
+    return admit(Option.some(resolved.value.key), target)
+  }
+  return Effect.flatMap(Effect.orDie(resolver.resolve(secret)), (found) => admit(found, target))
+}
 
 export const AuthorizationLive = Layer.effect(
   Authorization.Authorization,
@@ -63,7 +69,9 @@ export const AuthorizationLive = Layer.effect(
     return {
       bearer: (token) =>
         Effect.flatMap(FiberRef.get(EdgeKey), (resolved) =>
-          authorize(resolver, Redacted.value(token), resolved)
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+            authorize(resolver, Redacted.value(token), resolved, request)
+          )
         )
     }
   })

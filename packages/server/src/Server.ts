@@ -6,8 +6,9 @@
 import { createServer } from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { ChargesLive } from "./charges/ChargesLive.js"
 import { DisputesLive } from "./disputes/DisputesLive.js"
@@ -15,7 +16,8 @@ import { EstimateHandlerLive, EstimatesLive } from "./estimates/EstimatesLive.js
 import { EventsLive } from "./events/EventsLive.js"
 import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import { EdgeLive } from "./http/Edge.js"
-import * as HotRoutes from "./http/HotRoutes.js"
+import * as FastLane from "./http/FastLane.js"
+import * as NodeServer from "./http/NodeServer.js"
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { ServerApi } from "./ServerApi.js"
@@ -37,8 +39,7 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
     EventsLive,
     WebhookEndpointsLive,
     AuthorizationLive,
-    // The edge dispatches POST /v1/estimates itself (http/HotRoutes.ts), with the same handler.
-    EdgeLive.pipe(Layer.provide(HotRoutes.layer))
+    EdgeLive
   ]),
   Layer.provide(EstimateHandlerLive)
 )
@@ -66,16 +67,27 @@ export const layer = (options: {
   readonly port: number
   readonly host?: string
   readonly timeouts?: Timeouts
+  /** Whether POST /v1/estimates takes the fast lane (http/FastLane.ts); default true. */
+  readonly fastLane?: boolean
 }) =>
   HttpApiBuilder.serve().pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(ApiLive),
     Layer.provideMerge(
-      NodeHttpServer.layer(() => createServerWith(options.timeouts ?? defaultTimeouts), {
-        port: options.port,
-        ...(options.host === undefined ? {} : { host: options.host })
-      })
-    )
+      Layer.scoped(
+        HttpServer.HttpServer,
+        Effect.flatMap(
+          options.fastLane === false ? Effect.succeed(FastLane.closed) : FastLane.make,
+          (lane) =>
+            NodeServer.make(
+              () => createServerWith(options.timeouts ?? defaultTimeouts),
+              { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) },
+              lane
+            )
+        )
+      ).pipe(Layer.provide(EstimateHandlerLive))
+    ),
+    Layer.provideMerge(NodeHttpServer.layerContext)
   )
 
 const createServerWith = (timeouts: Timeouts) =>

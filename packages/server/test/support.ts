@@ -36,6 +36,8 @@ export const start = async (
     readonly keys?: ReadonlyArray<KeyResolver.StaticKey>
     /** The store; default a fresh in-memory one. Pass one to look into it from the test. */
     readonly storage?: Layer.Layer<Storage.Repositories | Ids>
+    /** Whether POST /v1/estimates takes the fast lane (default true, as in production). */
+    readonly fastLane?: boolean
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
@@ -43,7 +45,11 @@ export const start = async (
     maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
     ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir })
   }
-  const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
+  const layer = Server.layer({
+    port: 0,
+    host: "127.0.0.1",
+    ...(options.fastLane === undefined ? {} : { fastLane: options.fastLane })
+  }).pipe(
     Layer.provide([
       KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,

@@ -22,8 +22,8 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
-import { Cause, Duration, Effect, Option } from "effect"
-import { EdgeKey } from "../AuthorizationLive.js"
+import { Cause, Effect, Option } from "effect"
+import { EdgeKey, type Target } from "../AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
@@ -31,9 +31,9 @@ import * as Cors from "./Cors.js"
 import * as Dashboard from "./Dashboard.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
-import { HotRoutes } from "./HotRoutes.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import * as JsonDepth from "./JsonDepth.js"
+import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
 
@@ -61,18 +61,29 @@ const tagOf = (u: unknown): string | undefined =>
     ? u._tag
     : undefined
 
-const pathnameOf = (request: HttpServerRequest.HttpServerRequest): string =>
-  new URL(request.url, "http://levy.invalid").pathname
+const pathnameOf = (request: Target): string => new URL(request.url, "http://levy.invalid").pathname
 
 const tooLarge = (max: number) =>
   new ApiError.PayloadTooLargeError({
     message: `Request bodies may be at most ${max} bytes.`
   })
 
+/** The error for a body that could not be read, by the `cause` the read failed with. */
+export const unreadableBody = (cause: unknown, maxBodyBytes: number): ApiError.LevyError => {
+  if (cause instanceof Error && cause.message === "maxBytes exceeded") return tooLarge(maxBodyBytes)
+  return new ApiError.InvalidRequestError({
+    code: "body_invalid",
+    message:
+      cause instanceof Error && cause.message === JsonDepth.TOO_DEEP
+        ? `The request body nests more than ${JsonDepth.MAX_DEPTH} levels deep.`
+        : "The request body could not be read as JSON."
+  })
+}
+
 /** Any failure or defect as one of the API's errors (+ an Allow header for a 405). */
 export const toLevyError = (
   error: unknown,
-  request: HttpServerRequest.HttpServerRequest,
+  request: Target,
   routes: ReadonlyArray<Route>,
   options: EdgeOptions
 ): { readonly error: ApiError.LevyError; readonly allow?: string } => {
@@ -99,26 +110,8 @@ export const toLevyError = (
             allow: allowed.join(", ")
           }
     }
-    case "RequestError": {
-      const cause = (error as { cause?: unknown }).cause
-      if (cause instanceof Error && cause.message === "maxBytes exceeded") {
-        return { error: tooLarge(options.maxBodyBytes) }
-      }
-      if (cause instanceof Error && cause.message === JsonDepth.TOO_DEEP) {
-        return {
-          error: new ApiError.InvalidRequestError({
-            code: "body_invalid",
-            message: `The request body nests more than ${JsonDepth.MAX_DEPTH} levels deep.`
-          })
-        }
-      }
-      return {
-        error: new ApiError.InvalidRequestError({
-          code: "body_invalid",
-          message: "The request body could not be read as JSON."
-        })
-      }
-    }
+    case "RequestError":
+      return { error: unreadableBody((error as { cause?: unknown }).cause, options.maxBodyBytes) }
     default:
       return {
         error: new ApiError.ApiError({ message: "An internal error occurred; please retry." })
@@ -126,13 +119,31 @@ export const toLevyError = (
   }
 }
 
-const bearerOf = (authorization: string | undefined): string | undefined => {
+/**
+ * The answer to a failed request: its status and body, the Allow header of a 405, and whether
+ * the failure was unexpected (a 5xx that is not one of the API's errors: its cause is logged).
+ */
+export const failureOf = (
+  cause: Cause.Cause<unknown>,
+  request: Target,
+  routes: ReadonlyArray<Route>,
+  options: EdgeOptions
+) => {
+  const squashed = Cause.squash(cause)
+  const { error, allow } = toLevyError(squashed, request, routes, options)
+  const { status, body } = ApiError.toResponse(error)
+  return { status, body, allow, unexpected: !isLevyError(squashed) && status >= 500 }
+}
+
+/** The secret of an `Authorization: Bearer <secret>` header. */
+export const bearerOf = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined) return undefined
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
   return match?.[1]
 }
 
-const isJson = (contentType: string | undefined): boolean => {
+/** Whether a Content-Type names JSON (`application/json`, `…+json`; parameters ignored). */
+export const isJson = (contentType: string | undefined): boolean => {
   const media = contentType?.split(";")[0]?.trim().toLowerCase()
   return media === "application/json" || (media?.endsWith("+json") ?? false)
 }
@@ -147,71 +158,6 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
     const idempotent = yield* IdempotencyEdge.make()
-    const hot = yield* HotRoutes
-
-    /** Counts the request against its bucket and fills the rate-limit headers. */
-    const rateLimit = (
-      key: Option.Option<ResolvedKey>,
-      request: HttpServerRequest.HttpServerRequest,
-      headers: Record<string, string>
-    ) => {
-      const { rateLimits } = options
-      const [bucket, limit] = Option.match(key, {
-        onNone: () =>
-          [
-            `addr:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
-            rateLimits.anonymous
-          ] as const,
-        onSome: (k) => [`key:${k.accountId}:${k.keyId}`, rateLimits[k.mode]] as const
-      })
-      const resetAt = (after: Duration.Duration) =>
-        String(Math.ceil((Date.now() + Duration.toMillis(after)) / 1000))
-      headers["x-ratelimit-limit"] = String(limit)
-      return limiter
-        .consume({
-          key: bucket,
-          limit,
-          window: rateLimits.window,
-          algorithm: "fixed-window",
-          onExceeded: "fail"
-        })
-        .pipe(
-          Effect.tap((result) =>
-            Effect.sync(() => {
-              headers["x-ratelimit-remaining"] = String(Math.max(0, result.remaining))
-              headers["x-ratelimit-reset"] = resetAt(result.resetAfter)
-            })
-          ),
-          Effect.catchAll(
-            (
-              e
-            ): Effect.Effect<never, ApiError.RateLimitError | ApiError.ServiceUnavailableError> => {
-              if (e.reason === "Exceeded") {
-                headers["x-ratelimit-remaining"] = "0"
-                headers["x-ratelimit-reset"] = resetAt(e.retryAfter)
-                headers["retry-after"] = String(
-                  Math.max(1, Math.ceil(Duration.toMillis(e.retryAfter) / 1000))
-                )
-                return Effect.fail(
-                  new ApiError.RateLimitError({
-                    message:
-                      "Too many requests with this API key; retry after the Retry-After seconds."
-                  })
-                )
-              }
-              return Effect.logWarning("rate limit store unavailable", e.message).pipe(
-                Effect.zipRight(
-                  Effect.fail(
-                    new ApiError.ServiceUnavailableError({
-                      message: "The service is temporarily unavailable; please retry."
-                    })
-                  )
-                )
-              )
-            }
-          )
-        )
-    }
 
     return (app) =>
       Effect.gen(function* () {
@@ -230,13 +176,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
             Effect.catchAllCause((cause): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
               if (Cause.isInterruptedOnly(cause))
                 return Effect.failCause(cause as Cause.Cause<never>)
-              const squashed = Cause.squash(cause)
-              const { error, allow } = toLevyError(squashed, request, routes, options)
-              const { status, body } = ApiError.toResponse(error)
-              const logged =
-                isLevyError(squashed) || status < 500
-                  ? Effect.void
-                  : Effect.logError("request failed", cause)
+              const { status, body, allow, unexpected } = failureOf(cause, request, routes, options)
+              const logged = unexpected ? Effect.logError("request failed", cause) : Effect.void
               const response = BodyLimit.closeAfter413(
                 HttpServerResponse.unsafeJson(body, { status })
               )
@@ -265,7 +206,13 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const secret = bearerOf(request.headers.authorization)
           const key =
             secret === undefined ? Option.none<ResolvedKey>() : yield* resolver.resolve(secret)
-          yield* rateLimit(key, request, headers)
+          yield* RateLimit.consume(
+            limiter,
+            options.rateLimits,
+            key,
+            Option.getOrUndefined(request.remoteAddress),
+            headers
+          )
           if (Cors.isPreflight(request)) {
             const allowed = allowedMethods(routes, pathnameOf(request))
             if (allowed.length > 0) return Cors.preflight(allowed)
@@ -304,15 +251,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
             onSome: (k) => Option.some({ secret: secret ?? "", key: k })
           })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
-          const viaRouter = (known && hasBody ? JsonDepth.check(request) : Effect.void).pipe(
+          const dispatched = (known && hasBody ? JsonDepth.check(request) : Effect.void).pipe(
             Effect.zipRight(app),
             Effect.locally(EdgeKey, withKey),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
-          )
-          const dispatched = hot.dispatch(
-            request,
-            { key: withKey, maxBodyBytes: options.maxBodyBytes },
-            viaRouter
           )
           const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
           if (!known || Option.isNone(key) || Option.isNone(idempotencyKey))
