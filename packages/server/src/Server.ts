@@ -1,7 +1,9 @@
 /**
  * The HTTP server: the whole `/v1` API and the public docs
- * (`/v1/openapi.json`, `/docs`, answered by the edge) behind the edge middleware, with
- * NodeHttpServer on `port` (0 = ephemeral) and Effect's per-request tracing disabled.
+ * (`/v1/openapi.json`, `/docs`, answered by the edge) behind the edge middleware, on node:http
+ * at `port` (0 = ephemeral; http/NodeServer.ts, with the fast lane in front). Effect's
+ * tracing is off for the whole server: nothing exports its spans, and creating them (the
+ * HTTP server's, @effect/sql's for every statement) costs time on every request.
  */
 import { createServer } from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
@@ -87,7 +89,8 @@ export const layer = (options: {
         )
       ).pipe(Layer.provide(EstimateHandlerLive))
     ),
-    Layer.provideMerge(NodeHttpServer.layerContext)
+    Layer.provideMerge(NodeHttpServer.layerContext),
+    Layer.provide(Layer.setTracerEnabled(false))
   )
 
 const createServerWith = (timeouts: Timeouts) =>
