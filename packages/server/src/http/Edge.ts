@@ -163,8 +163,9 @@ export const EdgeLive = HttpApiBuilder.middleware(
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         // Set on whatever this returns (below): every response passes there.
+        const requestId = newRequestId()
         const headers: Record<string, string> = {
-          "request-id": newRequestId(),
+          "request-id": requestId,
           ...(request.headers.origin === undefined ? {} : Cors.RESPONSE_HEADERS)
         }
 
@@ -269,9 +270,9 @@ export const EdgeLive = HttpApiBuilder.middleware(
         })
 
         // Every log line of the request names it, as the response header does.
+        yield* RequestId.annotateLogs(requestId)
         return yield* respond(handled).pipe(
-          Effect.map((response) => HttpServerResponse.setHeaders(response, headers)),
-          Effect.annotateLogs("requestId", headers["request-id"])
+          Effect.map((response) => HttpServerResponse.setHeaders(response, headers))
         )
       })
   })

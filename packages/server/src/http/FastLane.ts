@@ -222,7 +222,10 @@ export const make = Effect.gen(function* () {
     request.once("error", () => response.destroy())
     request.once("end", () =>
       run(
-        Effect.annotateLogs(answer(request, target, secret, text, headers), "requestId", requestId),
+        Effect.zipRight(
+          RequestId.annotateLogs(requestId),
+          answer(request, target, secret, text, headers)
+        ),
         {
           onExit: (exit) => {
             if (Exit.isSuccess(exit)) return write(response, status, headers, exit.value)
@@ -230,10 +233,9 @@ export const make = Effect.gen(function* () {
             const failure = failureOf(exit.cause, target, routes, options)
             if (failure.unexpected) {
               run(
-                Effect.annotateLogs(
-                  Effect.logError("request failed", exit.cause),
-                  "requestId",
-                  requestId
+                Effect.zipRight(
+                  RequestId.annotateLogs(requestId),
+                  Effect.logError("request failed", exit.cause)
                 )
               )
             }
