@@ -14,12 +14,14 @@
  * is server CPU microseconds per answered request (median over rounds): on a shared machine
  * it moves far less than the rates, which follow whatever else runs on the two cores.
  * Then POST /v1/charges with a fresh Idempotency-Key each, on PostgreSQL (a throwaway
- * database on the local server, dropped afterwards), the same way: `chargesPerSec`.
+ * database on the local server, dropped afterwards), the same way: `chargesPerSec`, with the
+ * server's and PostgreSQL's CPU microseconds per charge (all `postgres` processes, from /proc):
+ * on two cores their sum bounds what any charges figure can be.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there.
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { dirname, join } from "node:path"
@@ -171,6 +173,8 @@ if (serving !== undefined) {
     readonly p99Ms: number
     readonly cpu?: number
     readonly cpuUsPerRequest?: number
+    /** PostgreSQL's CPU microseconds per answered request (charges only). */
+    readonly postgresUsPerRequest?: number
   }
 
   const ticksPerSec = (() => {
@@ -186,6 +190,26 @@ if (serving !== undefined) {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
       return (Number(fields[11]) + Number(fields[12])) / ticksPerSec
+    } catch {
+      return undefined
+    }
+  }
+
+  /** User + system CPU seconds of every PostgreSQL process so far (Linux), for the charges' share. */
+  const postgresCpuSeconds = (): number | undefined => {
+    try {
+      let total = 0
+      for (const pid of readdirSync("/proc")) {
+        if (!/^\d+$/.test(pid)) continue
+        try {
+          if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) {
+            total += cpuSeconds(Number(pid)) ?? 0
+          }
+        } catch {
+          // The process ended while we looked.
+        }
+      }
+      return total
     } catch {
       return undefined
     }
@@ -240,19 +264,27 @@ if (serving !== undefined) {
     try {
       await load(mode, port, WARMUP_S)
       const cpuBefore = cpuSeconds(child.pid)
+      const pgBefore = mode === "charges" ? postgresCpuSeconds() : undefined
       const started = performance.now()
       const result = await load(mode, port, MEASURE_S)
       const cpuAfter = cpuSeconds(child.pid)
+      const pgAfter = pgBefore === undefined ? undefined : postgresCpuSeconds()
+      const postgresUs =
+        pgBefore === undefined || pgAfter === undefined
+          ? undefined
+          : ((pgAfter - pgBefore) / (result.perSec * MEASURE_S)) * 1_000_000
       const cpu =
         cpuBefore === undefined || cpuAfter === undefined
           ? undefined
           : (cpuAfter - cpuBefore) / ((performance.now() - started) / 1000)
       console.log(
-        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}${cpu === undefined ? "" : `, ${Math.round((cpu / result.perSec) * 1_000_000)} µs/request`}`
+        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}${cpu === undefined ? "" : `, ${Math.round((cpu / result.perSec) * 1_000_000)} µs/request`}${postgresUs === undefined ? "" : `, PostgreSQL ${Math.round(postgresUs)} µs/request`}`
       )
-      return cpu === undefined
-        ? result
-        : { ...result, cpu, cpuUsPerRequest: (cpu / result.perSec) * 1_000_000 }
+      return {
+        ...result,
+        ...(cpu === undefined ? {} : { cpu, cpuUsPerRequest: (cpu / result.perSec) * 1_000_000 }),
+        ...(postgresUs === undefined ? {} : { postgresUsPerRequest: postgresUs })
+      }
     } finally {
       child.removeAllListeners("exit")
       await new Promise((resolve) => {
@@ -278,14 +310,20 @@ if (serving !== undefined) {
   for (let round = 0; round < ROUNDS; round++) charges.push(await measure("charges"))
   const fullCpu = medianCpu(full)
   const bareCpu = medianCpu(bare)
-  const medianUs = (loads: Array<Load>): number | undefined => {
-    const values = loads.flatMap((r) =>
-      r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest]
-    )
+  const medianUs = (
+    loads: Array<Load>,
+    of: (load: Load) => number | undefined = (r) => r.cpuUsPerRequest
+  ): number | undefined => {
+    const values = loads.flatMap((r) => {
+      const value = of(r)
+      return value === undefined ? [] : [value]
+    })
     return values.length === 0 ? undefined : Math.round(median(values))
   }
   const fullUs = medianUs(full)
   const bareUs = medianUs(bare)
+  const chargesUs = medianUs(charges)
+  const chargesPostgresUs = medianUs(charges, (r) => r.postgresUsPerRequest)
   const estimatesPerSec = median(full.map((r) => r.perSec))
   const bareNodePerSec = median(bare.map((r) => r.perSec))
   report("http", {
@@ -299,6 +337,8 @@ if (serving !== undefined) {
     ...(fullUs === undefined ? {} : { estimatesCpuUsPerRequest: fullUs }),
     ...(bareUs === undefined ? {} : { bareNodeCpuUsPerRequest: bareUs }),
     chargesPerSec: median(charges.map((r) => r.perSec)),
-    chargesP99Ms: median(charges.map((r) => r.p99Ms))
+    chargesP99Ms: median(charges.map((r) => r.p99Ms)),
+    ...(chargesUs === undefined ? {} : { chargesCpuUsPerRequest: chargesUs }),
+    ...(chargesPostgresUs === undefined ? {} : { chargesPostgresUsPerRequest: chargesPostgresUs })
   })
 }
