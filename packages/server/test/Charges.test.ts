@@ -5,12 +5,13 @@
  * filters, and what is written with each charge (its event, its dispute).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ChargeRepository, EventRepository, Tenant } from "@levy/storage"
+import { ChargeRepository, EventRepository, FeeConfigRepository, Tenant } from "@levy/storage"
 import { Effect } from "effect"
 import {
   call,
   KEYS,
   LIVE_SECRET,
+  memoryStore,
   PUBLISHABLE,
   type Reply,
   STORES,
@@ -366,5 +367,34 @@ describe.each(STORES)("charges on the %s store", (_name, makeStore) => {
         expect(errorOf(reply).param, query).toBe(param)
       }
     })
+  })
+})
+
+describe("a stored fee configuration the engine refuses", () => {
+  // The account's stored data is the server's fault, not the caller's: a 500 in the error
+  // shape, and nothing charged.
+  it("answers 500 and charges nothing", async () => {
+    const server = await startWithStore(memoryStore())
+    try {
+      await server.store.runPromise(
+        Effect.flatMap(FeeConfigRepository, (repo) =>
+          repo.initialize(TEST, { percentage: -1, flatFee: 0.3 }, 0)
+        ).pipe(Effect.orDie)
+      )
+      const reply = await call(server.url, "POST", "/v1/charges", {
+        body: { amount: 10_000, currency: "usd" },
+        headers: { "idempotency-key": "refused-config" }
+      })
+      expect(reply.status).toBe(500)
+      expect(reply.body).toMatchObject({ error: { type: "api_error" } })
+      const charges = await server.store.runPromise(
+        Effect.flatMap(ChargeRepository, (repo) => repo.list(TEST, { limit: 10 })).pipe(
+          Effect.orDie
+        )
+      )
+      expect(charges.data).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -6,8 +6,10 @@
  * only checked present.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { FeeConfigRepository, Tenant } from "@levy/storage"
+import { Context, Layer } from "effect"
 import * as FastLane from "../src/http/FastLane.js"
-import { call, PUBLISHABLE, type Reply, type Running, start } from "./support.js"
+import { call, memoryStore, PUBLISHABLE, type Reply, type Running, start } from "./support.js"
 
 const MAX_BODY = 4096
 let lane: Running
@@ -115,6 +117,46 @@ describe("POST /v1/estimates: the fast lane and the edge answer alike", () => {
       expect(comparable(fast)).toStrictEqual(comparable(routed))
     })
   }
+})
+
+describe("a failure inside the handler", () => {
+  // A stored configuration the engine refuses is the server's fault: a 500 in the error
+  // shape, with the cause logged, on both paths.
+  const broken = () =>
+    memoryStore().pipe(
+      Layer.tap((context) =>
+        Context.get(context, FeeConfigRepository).initialize(
+          Tenant.make("acct_1", false),
+          { percentage: -1, flatFee: 0.3 },
+          0
+        )
+      ),
+      Layer.orDie
+    )
+
+  it("is a 500 without detail, alike on both paths", async () => {
+    const [a, b] = await Promise.all([
+      start({ storage: broken() }),
+      start({ storage: broken(), fastLane: false })
+    ])
+    try {
+      const [fast, routed] = await Promise.all([
+        call(a.url, "POST", "/v1/estimates", { body: VALID }),
+        call(b.url, "POST", "/v1/estimates", { body: VALID })
+      ])
+      expect(fast.status).toBe(500)
+      expect(fast.body).toStrictEqual({
+        error: {
+          type: "api_error",
+          code: expect.any(String),
+          message: "An internal error occurred; please retry."
+        }
+      })
+      expect(comparable(fast)).toStrictEqual(comparable(routed))
+    } finally {
+      await Promise.all([a.close(), b.close()])
+    }
+  })
 })
 
 describe("the rate limit on the fast lane", () => {

@@ -70,7 +70,7 @@ export const EstimateHandlerLive = Layer.effect(
       payload: EstimateRequest.EstimateRequest
     ): Effect.Effect<EstimateWire.Estimate, ApiError.InvalidRequestError> => {
       // A stored configuration the engine refuses is our fault, not the caller's.
-      if (Either.isLeft(scheduled)) return Effect.die(scheduled.left)
+      if (Either.isLeft(scheduled)) return Effect.die(Config.refused(scheduled.left))
       const schedule = scheduled.right
       const { costOfAcceptance, region, ...context } = payload
       const coa = Config.costOfAcceptancePpm(costOfAcceptance ?? config.costOfAcceptance)

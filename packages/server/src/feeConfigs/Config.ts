@@ -98,6 +98,13 @@ export const current = (tenant: Tenant.Tenant) =>
 export const schedule = (config: StoredConfig) =>
   FeeSchedule.make(config).pipe(Either.mapLeft(ApiError.fromFeeError))
 
+/**
+ * The defect for a stored configuration the engine refuses: the server's fault, answered
+ * 500 (and logged), never a 400 that blames the caller for the account's stored data.
+ */
+export const refused = (error: ApiError.InvalidRequestError) =>
+  new Error(`The stored fee configuration is refused by the engine: ${error.message}`)
+
 /** `costOfAcceptance` percent → parts per million (the engine's unit). */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
   percent === null || percent === undefined

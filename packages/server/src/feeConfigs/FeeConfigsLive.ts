@@ -47,7 +47,9 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
           const tenant = Config.tenantOf(key)
           const { config: before } = yield* Config.current(tenant)
           const next = Config.fromJson(Config.toJson({ ...before, ...payload }))
-          const beforeSchedule = yield* Config.schedule(before).pipe(Effect.orDie)
+          const beforeSchedule = yield* Config.schedule(before).pipe(
+            Effect.orDieWith(Config.refused)
+          )
           const nextSchedule = yield* Config.schedule(next)
           yield* checkDefaultRegion(next, nextSchedule)
           const changes = Config.toJson(payload)

@@ -228,18 +228,24 @@ export const make = Effect.gen(function* () {
         ),
         {
           onExit: (exit) => {
-            if (Exit.isSuccess(exit)) return write(response, status, headers, exit.value)
-            if (Cause.isInterruptedOnly(exit.cause)) return void response.destroy()
-            const failure = failureOf(exit.cause, target, routes, options)
-            if (failure.unexpected) {
+            const log = (cause: unknown) =>
               run(
                 Effect.zipRight(
                   RequestId.annotateLogs(requestId),
-                  Effect.logError("request failed", exit.cause)
+                  Effect.logError("request failed", cause)
                 )
               )
+            // Nothing thrown here may reach node's event loop: it would end the process.
+            try {
+              if (Exit.isSuccess(exit)) return write(response, status, headers, exit.value)
+              if (Cause.isInterruptedOnly(exit.cause)) return void response.destroy()
+              const failure = failureOf(exit.cause, target, routes, options)
+              if (failure.unexpected) log(exit.cause)
+              write(response, failure.status, headers, JSON.stringify(failure.body))
+            } catch (error) {
+              log(error)
+              response.destroy()
             }
-            write(response, failure.status, headers, JSON.stringify(failure.body))
           }
         }
       )
