@@ -143,7 +143,7 @@ export const bearerOf = (authorization: string | undefined): string | undefined 
 }
 
 /** Whether a Content-Type names JSON (`application/json`, `…+json`; parameters ignored). */
-export const isJson = (contentType: string | undefined): boolean => {
+const isJson = (contentType: string | undefined): boolean => {
   const media = contentType?.split(";")[0]?.trim().toLowerCase()
   return media === "application/json" || (media?.endsWith("+json") ?? false)
 }
