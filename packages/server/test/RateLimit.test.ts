@@ -1,13 +1,14 @@
 /**
- * Rate limits per key (decisions §9) over real HTTP with a small injected limit: on the
- * memory store, and on the real Redis at 127.0.0.1:6379 (REDIS_URL overrides), shared
- * between two server processes' worth of servers.
+ * Rate limits per key (decisions §9) over real HTTP with a small injected limit, and the
+ * limiter's counting for limits that do not divide the window: on the memory store, and on
+ * the real Redis at 127.0.0.1:6379 (REDIS_URL overrides), shared between two server
+ * processes' worth of servers.
  */
 import { randomBytes } from "node:crypto"
 import { Socket } from "node:net"
-import type * as RateLimiter from "@effect/experimental/RateLimiter"
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import type { Layer } from "effect"
+import { Duration, Effect, Either, type Layer } from "effect"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import { call, LIVE_SECRET, PUBLISHABLE, type Running, SECRET, start, WINDOW } from "./support.js"
 
@@ -97,6 +98,43 @@ const suite = (name: string, makeLimiter: () => Layer.Layer<RateLimiter.RateLimi
       "2"
     ])
   })
+
+  // Redis keeps whole milliseconds: a per-request share of the window like 60,000 / 7 or
+  // 60,000 / 1,000,000 used to fail every request (a 503).
+  it.effect(
+    `${name}: limits that do not divide the window, and very large ones, count exactly`,
+    () =>
+      Effect.gen(function* () {
+        const limiter = yield* RateLimiter.RateLimiter
+        const take = (key: string, limit: number) =>
+          Effect.either(
+            limiter.consume({
+              key,
+              limit,
+              window: Duration.minutes(1),
+              algorithm: "fixed-window",
+              onExceeded: "fail"
+            })
+          )
+        const outcome = (
+          e: Either.Either<RateLimiter.ConsumeResult, RateLimiter.RateLimiterError>
+        ) => (Either.isRight(e) ? e.right.remaining : e.left.reason)
+        const seven = yield* Effect.forEach(Array.from({ length: 8 }), () => take("seven", 7))
+        expect(seven.map(outcome)).toStrictEqual([6, 5, 4, 3, 2, 1, 0, "Exceeded"])
+        // Seven requests at 60,000 / 7 ms each: the window ends a minute on.
+        const last = seven[6]!
+        const resetMs = Either.isRight(last) ? Duration.toMillis(last.right.resetAfter) : Number.NaN
+        expect(resetMs).toBeGreaterThan(59_000)
+        expect(resetMs).toBeLessThanOrEqual(60_000)
+        // A million a minute drains 0.06 ms per request: whether the next one still finds
+        // it counted depends on timing, but each is taken: none refused, no store failure.
+        const big = yield* Effect.forEach(Array.from({ length: 3 }), () => take("big", 1_000_000))
+        for (const remaining of big.map(outcome)) {
+          expect(remaining).toBeGreaterThanOrEqual(999_997)
+          expect(remaining).toBeLessThanOrEqual(999_999)
+        }
+      }).pipe(Effect.provide(makeLimiter()))
+  )
 
   it(`${name}: requests without a valid key are limited too (per address)`, async () => {
     const server = await serve(makeLimiter())

@@ -3,9 +3,9 @@
  * store by default, the Redis store when `REDIS_URL` is set (or when asked for directly).
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import { Config, Effect, Layer, Option } from "effect"
 import * as RateLimitMemory from "./RateLimitMemory.js"
+import * as RateLimitRedis from "./RateLimitRedis.js"
 
 /** ioredis options from a `redis://[:password@]host[:port][/db]` URL. */
 export const redisOptions = (url: string, prefix = "levy:ratelimit:") => {
@@ -30,7 +30,7 @@ export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = RateLimitMemory
 
 /** The limiter over Redis at `url`; `prefix` namespaces the keys. */
 export const layerRedis = (url: string, prefix?: string): Layer.Layer<RateLimiter.RateLimiter> =>
-  RateLimiter.layer.pipe(Layer.provide(RedisStore.layerStore(redisOptions(url, prefix))))
+  RateLimiter.layer.pipe(Layer.provide(RateLimitRedis.layerStore(redisOptions(url, prefix))))
 
 /** Redis when `REDIS_URL` is set, else memory. */
 export const layerFromEnv: Layer.Layer<RateLimiter.RateLimiter> = Layer.unwrapEffect(
