@@ -8,13 +8,13 @@ import { ApiError, Authorization, type CurrentKey, LevyApi } from "@levy/api"
 import { Effect, Either, FiberRef, Layer, Option, Redacted } from "effect"
 import { KeyResolver, type KeyResolverService, type ResolvedKey } from "./KeyResolver.js"
 
-/** A key the edge resolved, with the secret it came from. */
+/** What the edge's lookup of a secret found (the key, or that there is none), with the secret. */
 export interface EdgeResolved {
   readonly secret: string
-  readonly key: ResolvedKey
+  readonly key: Option.Option<ResolvedKey>
 }
 
-/** The key the edge resolved for this request, with the secret it came from. */
+/** The edge's lookup of this request's secret, if it made one. */
 export const EdgeKey = FiberRef.unsafeMake<Option.Option<EdgeResolved>>(Option.none())
 
 /** What of a request decides whether a publishable key may make it. */
@@ -56,8 +56,10 @@ export const authorize = (
   target: Target
 ): Effect.Effect<CurrentKey.Key, ApiError.AuthenticationError | ApiError.PermissionError> => {
   if (secret === "") return Effect.fail(noKey)
+  // The edge looked this secret up already: its answer stands, found or not (an unknown key
+  // costs the store one lookup, not two).
   if (Option.isSome(resolved) && resolved.value.secret === secret) {
-    return admit(Option.some(resolved.value.key), target)
+    return admit(resolved.value.key, target)
   }
   return Effect.flatMap(Effect.orDie(resolver.resolve(secret)), (found) => admit(found, target))
 }

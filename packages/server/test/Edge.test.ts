@@ -4,7 +4,9 @@
  */
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { call, LIVE_SECRET, PUBLISHABLE, type Running, SECRET, start } from "./support.js"
+import { Effect, Layer } from "effect"
+import * as KeyResolver from "../src/KeyResolver.js"
+import { call, KEYS, LIVE_SECRET, PUBLISHABLE, type Running, SECRET, start } from "./support.js"
 
 let server: Running
 const replies: Array<Awaited<ReturnType<typeof call>>> = []
@@ -319,6 +321,41 @@ describe("authentication", () => {
     const reply = await req("GET", "/v1/regions/US-CO", { key: LIVE_SECRET })
     expect(reply.status).toBe(200)
     expect(reply.headers.get("x-ratelimit-limit")).toBe("1000")
+  })
+})
+
+describe("key lookups", () => {
+  // The edge looks the bearer key up for the rate limit; the Authorization middleware (or the
+  // fast lane) takes that answer, found or not, instead of asking the store again.
+  it("one lookup per request, for a known key and for an unknown one, on both paths", async () => {
+    const asked: Array<string> = []
+    const counting = Layer.sync(KeyResolver.KeyResolver, () => {
+      const inner = KeyResolver.memory(KEYS)
+      return {
+        resolve: (secret: string) =>
+          Effect.zipRight(
+            Effect.sync(() => asked.push(secret)),
+            inner.resolve(secret)
+          )
+      }
+    })
+    const server = await start({ resolver: counting })
+    try {
+      const estimate = { amount: 10_000, currency: "usd" }
+      const replies = [
+        await call(server.url, "GET", "/v1/regions/US-CO"),
+        await call(server.url, "GET", "/v1/regions/US-CO", { key: "sk_dev_service_wrong" }),
+        await call(server.url, "POST", "/v1/estimates", { body: estimate }),
+        await call(server.url, "POST", "/v1/estimates", {
+          body: estimate,
+          key: "sk_dev_service_wrong"
+        })
+      ]
+      expect(replies.map((r) => r.status)).toStrictEqual([200, 401, 200, 401])
+      expect(asked).toStrictEqual([SECRET, "sk_dev_service_wrong", SECRET, "sk_dev_service_wrong"])
+    } finally {
+      await server.close()
+    }
   })
 })
 

@@ -34,6 +34,8 @@ export const start = async (
     readonly dashboardDir?: string
     readonly limiter?: Layer.Layer<RateLimiter.RateLimiter>
     readonly keys?: ReadonlyArray<KeyResolver.StaticKey>
+    /** The key resolver; default the static one over `keys`. */
+    readonly resolver?: Layer.Layer<KeyResolver.KeyResolver>
     /** The store; default a fresh in-memory one. Pass one to look into it from the test. */
     readonly storage?: Layer.Layer<Storage.Repositories | Ids>
     /** Whether POST /v1/estimates takes the fast lane (default true, as in production). */
@@ -51,7 +53,7 @@ export const start = async (
     ...(options.fastLane === undefined ? {} : { fastLane: options.fastLane })
   }).pipe(
     Layer.provide([
-      KeyResolver.layerMemory(options.keys ?? KEYS),
+      options.resolver ?? KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,
       ComplianceRules.Live,
       PaymentProcessors.layerTestOnly,

@@ -247,10 +247,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
             }
           }
 
-          const withKey = Option.match(key, {
-            onNone: () => Option.none(),
-            onSome: (k) => Option.some({ secret: secret ?? "", key: k })
-          })
+          const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
           const dispatched = (known && hasBody ? JsonDepth.check(request) : Effect.void).pipe(
             Effect.zipRight(app),

@@ -171,12 +171,7 @@ export const make = Effect.gen(function* () {
             headers["levy-version"] = Headers.API_VERSION
             return JsonDepth.exceeds(text)
               ? Effect.fail(unreadableBody(new Error(JsonDepth.TOO_DEEP), options.maxBodyBytes))
-              : authorize(
-                  resolver,
-                  secret,
-                  Option.map(key, (resolved) => ({ secret, key: resolved })),
-                  target
-                )
+              : authorize(resolver, secret, Option.some({ secret, key }), target)
           })
         ),
         Effect.flatMap((current) =>
