@@ -133,6 +133,11 @@ export interface ChargeRepositoryService {
     write: ChargeWrite
   ) => Effect.Effect<Charge, DuplicateRecord | RecordNotFound | StorageError>
   readonly get: (tenant: Tenant, id: string) => Effect.Effect<Charge, RecordNotFound | StorageError>
+  /** The tenant's charges among `ids`, in one read (ids it does not hold are left out). */
+  readonly getMany: (
+    tenant: Tenant,
+    ids: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<Charge>, StorageError>
   readonly list: (
     tenant: Tenant,
     request: Page.PageRequest & ChargeFilter
@@ -366,6 +371,15 @@ export const makeSql = Effect.gen(function* () {
         SqlSupport.orStorageError,
         Effect.flatMap(first("charge", id, chargeFromRow))
       ),
+    getMany: (tenant, ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql<ChargeRow>`SELECT * FROM charges
+            WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode}
+              AND id IN ${sql.in([...new Set(ids)])}`.pipe(
+            SqlSupport.orStorageError,
+            Effect.map((rows) => rows.map(chargeFromRow))
+          ),
     list: (tenant, request) =>
       SqlSupport.list(sql, {
         table: "charges",
@@ -510,6 +524,13 @@ export const makeMemory = Effect.gen(function* () {
         })
       ),
     get: (tenant, id) => Effect.flatten(store.read(() => scoped(charges, "charge", tenant, id))),
+    getMany: (tenant, ids) =>
+      store.read(() =>
+        [...new Set(ids)].flatMap((id) => {
+          const found = charges.get(key(tenant.accountId, id))
+          return found !== undefined && found.livemode === tenant.livemode ? [found] : []
+        })
+      ),
     list: (tenant, request) =>
       MemoryStore.list<Charge>(
         store,

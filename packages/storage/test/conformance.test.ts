@@ -535,6 +535,35 @@ for (const store of stores) {
           })
       )
 
+      it.effect("getMany reads the tenant's charges among the ids at once, nobody else's", () =>
+        Effect.gen(function* () {
+          const mine = yield* freshAccount
+          const other = yield* freshAccount
+          const charges = yield* ChargeRepository
+          const a = yield* charges.insert(newCharge(mine.test))
+          const b = yield* charges.insert(newCharge(mine.test, { currency: "eur" }))
+          const live = yield* charges.insert(newCharge(mine.live))
+          const theirs = yield* charges.insert(newCharge(other.test))
+          const found = yield* charges.getMany(mine.test, [
+            b.id,
+            a.id,
+            live.id,
+            theirs.id,
+            "ch_missing",
+            a.id
+          ])
+          expect(found.map((c) => [c.id, c.currency]).sort()).toEqual(
+            [
+              [a.id, "usd"],
+              [b.id, "eur"]
+            ].sort()
+          )
+          expect(found.find((c) => c.id === a.id)).toEqual(yield* charges.get(mine.test, a.id))
+          expect(yield* charges.getMany(mine.test, [])).toEqual([])
+          expect(ids(yield* charges.getMany(mine.live, [a.id, live.id]))).toEqual([live.id])
+        })
+      )
+
       it.effect(
         "test-mode and live-mode rows never meet; another account's ids behave as missing",
         () =>
