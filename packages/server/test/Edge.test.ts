@@ -246,6 +246,29 @@ describe("routing errors", () => {
   })
 })
 
+describe("GET /favicon.ico", () => {
+  it("is an empty 204 without a key, cached, and uses up no rate limit", async () => {
+    const server = await start({ edge: { anonymous: 1 } })
+    try {
+      for (let i = 0; i < 3; i++) {
+        const reply = await call(server.url, "GET", "/favicon.ico", { key: null })
+        expect(reply.status).toBe(204)
+        expect(reply.text).toBe("")
+        expect(reply.headers.get("cache-control")).toBe("public, max-age=86400")
+        expect(reply.headers.get("request-id")).toMatch(/^req_/)
+        expect(reply.headers.get("x-ratelimit-limit")).toBeNull()
+      }
+      // The one keyless request the address may make is still there.
+      const keyless = await call(server.url, "GET", "/v1/regions", { key: null })
+      expect(keyless.status).toBe(401)
+      const post = await call(server.url, "POST", "/favicon.ico", { key: null, body: {} })
+      expect(post.status).toBe(429)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe("cross-origin callers (browsers with publishable keys)", () => {
   const ORIGIN = "https://shop.example"
 

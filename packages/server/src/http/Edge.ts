@@ -7,7 +7,7 @@
  * - `Levy-Version`: absent → 2025-01, known → echoed, unknown → 400;
  * - the documentation (`GET /docs`, `GET /v1/openapi.json`) skips the key, the rate limit and
  *   the version check, and is marked cacheable; so does the dashboard (`GET /dashboard…`), with
- *   its Content-Security-Policy;
+ *   its Content-Security-Policy, and `GET /favicon.ico` (an empty 204);
  * - bodies: over the limit → 413 (by Content-Length, or while reading), not JSON → 400;
  * - every failure as `{error: {type, code, message, param?}}`: the API's own errors,
  *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
@@ -31,6 +31,7 @@ import * as Cors from "./Cors.js"
 import * as Dashboard from "./Dashboard.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
+import * as Favicon from "./Favicon.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import * as JsonDepth from "./JsonDepth.js"
 import * as RateLimit from "./RateLimit.js"
@@ -153,7 +154,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
     const limiter = yield* RateLimiter.RateLimiter
-    const routes = [...routesOf(ServerApi), ...Docs.routes, ...Dashboard.routes]
+    const routes = [...routesOf(ServerApi), ...Docs.routes, ...Dashboard.routes, ...Favicon.routes]
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
@@ -200,6 +201,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
           }
           // So is the dashboard's page: it calls /v1 with the key the user signs in with.
           const pathname = pathnameOf(request)
+          if (allowedMethods(Favicon.routes, pathname).includes(request.method)) {
+            headers["cache-control"] = Favicon.CACHE_CONTROL
+            return Favicon.response
+          }
           if (allowedMethods(Dashboard.routes, pathname).includes(request.method)) {
             Object.assign(headers, Dashboard.SECURITY_HEADERS)
             return yield* dashboard(pathname, request.headers["accept-encoding"])
