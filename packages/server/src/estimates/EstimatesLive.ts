@@ -3,8 +3,8 @@
  * defaults on first use) through `Estimate.estimate`, the disclosure text rendered for the
  * quoted fee. Publishable keys are allowed (the Authorization middleware checks it).
  *
- * The handler is a service of its own so that the HttpApi group and the edge's direct
- * dispatch of this hot endpoint (http/HotRoutes.ts) run the same code. The configuration is
+ * The handler is a service of its own so that the HttpApi group and the
+ * fast lane for this hot endpoint (http/FastLane.ts) run the same code. The configuration is
  * read from the store on every request; what is derived from a stored configuration (its
  * parsed form, the engine's schedule) is kept per stored object, which no store mutates: an
  * update stores a new object, so a changed configuration is never served from the cache.
