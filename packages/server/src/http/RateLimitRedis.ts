@@ -56,6 +56,9 @@ export const make = (options: RedisOptions & { readonly prefix?: string }) =>
       Effect.sync(() => {
         const client = new Redis(options) as Client
         client.defineCommand("levyFixedWindow", { lua: FIXED_WINDOW, numberOfKeys: 1 })
+        // While Redis is down each request fails (a 503, logged by the edge); without a
+        // listener ioredis would also print every reconnect error to stderr.
+        client.on("error", () => undefined)
         return client
       }),
       (redis) => Effect.promise(() => redis.quit().catch(() => "closed"))
