@@ -10,16 +10,19 @@ import { Effect, Schema } from "effect"
 
 const decode = Schema.decodeUnknown(Event.Event)
 
+/** The wire fields of a stored event, as the API shows it and webhooks send it. */
+export const fields = (e: StoredEvent) => ({
+  id: e.id,
+  object: "event" as const,
+  type: e.type,
+  data: e.data,
+  created: e.created,
+  livemode: e.livemode
+})
+
 /** The wire event of a stored one. */
 export const toWire = (e: StoredEvent): Effect.Effect<Event.Event> =>
-  decode({
-    id: e.id,
-    object: "event",
-    type: e.type,
-    data: e.data,
-    created: e.created,
-    livemode: e.livemode
-  }).pipe(
+  decode(fields(e)).pipe(
     Effect.catchTag("ParseError", (error) =>
       Effect.dieMessage(`stored event ${e.id} does not match the Event schema: ${error.message}`)
     )

@@ -1,16 +1,9 @@
 /**
  * The body of a webhook delivery: the wire event `{id, object, type, data, created,
- * livemode}` (the same JSON as `GET /v1/events/{id}`), serialised once per attempt and
+ * livemode}` (the same fields as `GET /v1/events/{id}`), serialised once per attempt and
  * signed byte for byte as sent.
  */
 import type { Event } from "@levy/storage"
+import { fields } from "../events/EventWire.js"
 
-export const body = (e: Event): string =>
-  JSON.stringify({
-    id: e.id,
-    object: "event",
-    type: e.type,
-    data: e.data,
-    created: e.created,
-    livemode: e.livemode
-  })
+export const body = (e: Event): string => JSON.stringify(fields(e))
