@@ -1,29 +1,16 @@
 /**
- * `pnpm reliability:report`: renders the figures of the last reliability run
+ * `pnpm reliability:report` (run from the workspace root): renders the figures of the last reliability run
  * (test-results/reliability.json, written by packages/reliability) into the table between
  * the markers of docs/reliability.md.
  */
 import { readFileSync, writeFileSync } from "node:fs"
+import { FILE, type Recorded } from "./test/support/Figures.js"
 
-const FIGURES = "test-results/reliability.json"
 const DOC = "docs/reliability.md"
 const BEGIN = "<!-- figures:begin -->"
 const END = "<!-- figures:end -->"
 
-interface Row {
-  readonly scenario: string
-  readonly requestsSent: number
-  readonly faultsInjected: string
-  readonly acknowledgedWrites: number
-  readonly writesFound: number
-  readonly duplicates: number
-  readonly serverErrors: number
-  readonly undeliveredEvents: number
-  readonly notes?: string
-  readonly at: string
-}
-
-const rows = Object.values(JSON.parse(readFileSync(FIGURES, "utf8")) as Record<string, Row>).sort(
+const rows = Object.values(JSON.parse(readFileSync(FILE, "utf8")) as Record<string, Recorded>).sort(
   (x, y) => x.scenario.localeCompare(y.scenario)
 )
 const n = (v: number) => v.toLocaleString("en-US")
@@ -43,4 +30,4 @@ const start = doc.indexOf(BEGIN)
 const end = doc.indexOf(END)
 if (start < 0 || end < start) throw new Error(`${DOC} has no ${BEGIN} … ${END} markers`)
 writeFileSync(DOC, `${doc.slice(0, start + BEGIN.length)}\n${table}\n${doc.slice(end)}`)
-console.log(`${DOC}: ${rows.length} scenarios from ${FIGURES}`)
+console.log(`${DOC}: ${rows.length} scenarios from ${FILE}`)

@@ -1,7 +1,7 @@
 /**
  * The figures of the last run, one row per scenario, merged into
  * test-results/reliability.json (rendered into docs/reliability.md by
- * scripts/reliability-report.ts).
+ * packages/reliability/report.ts, `pnpm reliability:report`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
@@ -20,8 +20,11 @@ export interface Figures {
   readonly notes?: string
 }
 
+/** A scenario's figures as stored, with when they were recorded. */
+export type Recorded = Figures & { readonly at: string }
+
 export const record = (figures: Figures): void => {
-  const all: Record<string, Figures & { readonly at: string }> = existsSync(FILE)
+  const all: Record<string, Recorded> = existsSync(FILE)
     ? JSON.parse(readFileSync(FILE, "utf8"))
     : {}
   all[figures.scenario] = { ...figures, at: new Date().toISOString() }
