@@ -188,9 +188,14 @@ describe.each(STORES)("webhooks on the %s store", (_name, makeStore) => {
     const endpoint = await createEndpoint("/gone")
     const watcher = await createEndpoint("/watcher")
     await charge()
-    await eventually("the endpoint disabled", async () => {
+    // The endpoint is disabled at once; the attempt is recorded with the dispatcher's next
+    // batch of outcomes, a moment later: wait for both.
+    await eventually("the endpoint disabled and the attempt recorded", async () => {
       const reply = await call(server.url, "GET", `/v1/webhook-endpoints/${endpoint.id}`)
-      return (reply.body as { status: string }).status === "disabled"
+      const recorded = (await deliveriesOf(endpoint.id)).some(
+        (d) => (d as { status: string }).status !== "pending"
+      )
+      return (reply.body as { status: string }).status === "disabled" && recorded
     })
     const deliveries = await deliveriesOf(endpoint.id)
     expect(deliveries).toHaveLength(1)
