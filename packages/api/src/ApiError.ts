@@ -1,5 +1,5 @@
 /**
- * Every error of the `/v1` API (specification "Errors", decisions §10). Each is a
+ * Every error of the `/v1` API (specification "Errors", docs/design.md §10). Each is a
  * `Schema.TaggedError` in the Effect error channel with a wire schema (`…Wire`) that
  * encodes it to exactly `{error: {type, code, message, param?}}` and decodes that body back,
  * annotated with its HTTP status, so server, OpenAPI document and client all follow it.
@@ -122,7 +122,7 @@ export class MethodNotAllowedError extends Schema.TaggedError<MethodNotAllowedEr
   }
 }
 
-/** 409: a request with the same Idempotency-Key is still running (decisions §7). */
+/** 409: a request with the same Idempotency-Key is still running (docs/design.md §7). */
 export class IdempotencyError extends Schema.TaggedError<IdempotencyError>()("IdempotencyError", {
   code: code("idempotency_key_in_use"),
   message: Schema.String,
@@ -136,7 +136,7 @@ export class IdempotencyError extends Schema.TaggedError<IdempotencyError>()("Id
   }
 }
 
-/** 413: the body is larger than 1 MiB (decisions §9). */
+/** 413: the body is larger than 1 MiB (docs/design.md §9). */
 export class PayloadTooLargeError extends Schema.TaggedError<PayloadTooLargeError>()(
   "PayloadTooLargeError",
   { code: code("payload_too_large"), message: Schema.String, param: Schema.optional(Schema.String) }

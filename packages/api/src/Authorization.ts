@@ -28,7 +28,7 @@ export class Authorization extends HttpApiMiddleware.Tag<Authorization>()(
   }
 ) {}
 
-/** Endpoint annotation: publishable keys may call it (decisions §5); every other endpoint needs a secret key. */
+/** Endpoint annotation: publishable keys may call it (docs/design.md §5); every other endpoint needs a secret key. */
 export class PublishableKeyAllowed extends Context.Reference<PublishableKeyAllowed>()(
   "@levy/api/PublishableKeyAllowed",
   { defaultValue: () => false }

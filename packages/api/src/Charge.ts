@@ -1,6 +1,6 @@
 /**
  * A charge (`object: "charge"`, id `ch_…`): the base amount plus a compliant fee, collected
- * through the payment processor (decisions §2–§4). Refunds never change `status`; they move
+ * through the payment processor (docs/design.md §2–§4). Refunds never change `status`; they move
  * `amountRefunded` and `refunded`.
  */
 import type { Estimate as CoreEstimate } from "@levy/core"

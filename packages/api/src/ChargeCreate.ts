@@ -1,7 +1,7 @@
 /**
  * The body of `POST /v1/charges`: the estimate's fields plus the payment `source` (a test
  * token in test mode), `customer`, `description` and `metadata` within the limits of
- * decisions §9. Unknown fields are refused, naming the field.
+ * docs/design.md §9. Unknown fields are refused, naming the field.
  */
 import { Schema } from "effect"
 import * as EstimateRequest from "./EstimateRequest.js"
@@ -13,7 +13,7 @@ export const MAX_CUSTOMER_LENGTH = 255
 /** Longest description. */
 export const MAX_DESCRIPTION_LENGTH = 1000
 
-/** The test-mode tokens of the built-in simulator (decisions §4). */
+/** The test-mode tokens of the built-in simulator (docs/design.md §4). */
 export const TestTokens = [
   "tok_visa",
   "tok_mastercard",

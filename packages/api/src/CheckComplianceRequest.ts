@@ -1,6 +1,6 @@
 /**
  * The body of `POST /v1/regions/check-compliance`: the specification's four required fields
- * plus the optional amount, currency and payer context of decisions §3.
+ * plus the optional amount, currency and payer context of docs/design.md §3.
  */
 import { Schema } from "effect"
 import * as ComplianceContext from "./ComplianceContext.js"

@@ -1,5 +1,5 @@
 /**
- * The compliance verdict as estimates, charges and checks report it (decisions §3): whether
+ * The compliance verdict as estimates, charges and checks report it (docs/design.md §3): whether
  * the fee is allowed, a machine reason code, the caps that apply and the ruleset version.
  */
 import { Compliance as CoreCompliance } from "@levy/core"

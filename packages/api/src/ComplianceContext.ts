@@ -1,5 +1,5 @@
 /**
- * Who pays, how and where (decisions §3): the optional inputs beyond the specification's
+ * Who pays, how and where (docs/design.md §3): the optional inputs beyond the specification's
  * `region` and `cardType` that estimates, charges and compliance checks accept.
  */
 import { Schema } from "effect"

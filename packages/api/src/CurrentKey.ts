@@ -1,6 +1,6 @@
 /**
  * The API key a request was authenticated with, as the `Authorization` middleware provides
- * it to handlers (specification "Authentication", decisions §5): its account, its kind and
+ * it to handlers (specification "Authentication", docs/design.md §5): its account, its kind and
  * its mode. Nothing crosses accounts or modes.
  */
 import { Context, Schema } from "effect"

@@ -1,4 +1,4 @@
-/** A dispute (`object: "dispute"`, id `dp_…`) a cardholder opened on a charge (decisions §4). */
+/** A dispute (`object: "dispute"`, id `dp_…`) a cardholder opened on a charge (docs/design.md §4). */
 import { Schema } from "effect"
 import { ChargeId } from "./Charge.js"
 import { CurrencyCode, Livemode, MinorUnits, oneOf, PrefixedId, Timestamp } from "./Field.js"

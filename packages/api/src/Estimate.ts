@@ -1,6 +1,6 @@
 /**
  * An estimate (`object: "estimate"`): the fee the account's configuration gives for an
- * amount, and whether that configured fee is compliant (decisions §2–§3).
+ * amount, and whether that configured fee is compliant (docs/design.md §2–§3).
  */
 import type { Estimate as CoreEstimate } from "@levy/core"
 import { Schema } from "effect"

@@ -1,6 +1,6 @@
 /**
  * The body of `POST /v1/estimates`: the specification's four fields plus the optional payer
- * context of decisions §3. Unknown fields are refused, naming the field.
+ * context of docs/design.md §3. Unknown fields are refused, naming the field.
  */
 import { Schema } from "effect"
 import * as ComplianceContext from "./ComplianceContext.js"

@@ -1,6 +1,6 @@
 /**
  * An event (`object: "event"`, id `evt_…`): a state change, written with it in one
- * transaction and delivered to webhook endpoints (specification "Events", decisions §8).
+ * transaction and delivered to webhook endpoints (specification "Events", docs/design.md §8).
  */
 import { Schema } from "effect"
 import { Charge } from "./Charge.js"

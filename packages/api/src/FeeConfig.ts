@@ -1,5 +1,5 @@
 /**
- * The account's fee configuration for the key's mode (`object: "fee_config"`, decisions §6):
+ * The account's fee configuration for the key's mode (`object: "fee_config"`, docs/design.md §6):
  * the specification's fields plus rounding, model, fee limits, compliance settings, and a
  * change held for approval in live mode.
  */

@@ -1,5 +1,5 @@
 /**
- * The body of `POST /v1/fee-configs` (decisions §6): every field optional, rates as JSON
+ * The body of `POST /v1/fee-configs` (docs/design.md §6): every field optional, rates as JSON
  * numbers (percent and major units, checked for decimal places), `null` clears an optional
  * limit. Unknown fields are refused, naming the field.
  */

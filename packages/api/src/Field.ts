@@ -71,7 +71,7 @@ export const FlatFeeRate = MajorUnits.pipe(
   })
 ).annotations({ description: "Major units, e.g. 0.30 for $0.30." })
 
-/** A request body that rejects fields it does not declare (decisions §9), named `identifier`. */
+/** A request body that rejects fields it does not declare (docs/design.md §9), named `identifier`. */
 export const closed = <Fields extends Schema.Struct.Fields>(
   struct: Schema.Struct<Fields>,
   identifier: string
@@ -103,22 +103,22 @@ export const Livemode = Schema.Boolean.annotations({
 export const CardType = oneOf(...Rule.CardType.literals)
 export type CardType = typeof CardType.Type
 
-/** Who holds the card (decisions §3), default `consumer`. */
+/** Who holds the card (docs/design.md §3), default `consumer`. */
 export const Cardholder = oneOf(...Rule.Cardholder.literals)
 /** Where the payment is made, default `online`. */
 export const Channel = oneOf(...Rule.Channel.literals)
 /** A surcharge or a convenience fee, default `surcharge`. */
 export const FeeType = oneOf(...Rule.FeeType.literals)
 
-/** How the percentage part of a fee is rounded (decisions §2). */
+/** How the percentage part of a fee is rounded (docs/design.md §2). */
 export const RoundingMode = oneOf("half_up", "half_even", "up", "down")
 export type RoundingMode = typeof RoundingMode.Type
 
-/** `add_on`: fee on top of the base; `gross_up`: the merchant nets the base (decisions §2). */
+/** `add_on`: fee on top of the base; `gross_up`: the merchant nets the base (docs/design.md §2). */
 export const FeeModel = oneOf("add_on", "gross_up")
 export type FeeModel = typeof FeeModel.Type
 
-/** `direct`: base and fee in one processor transaction; `separate`: two (decisions §4). */
+/** `direct`: base and fee in one processor transaction; `separate`: two (docs/design.md §4). */
 export const BillingMode = oneOf("direct", "separate")
 export type BillingMode = typeof BillingMode.Type
 

@@ -1,6 +1,6 @@
 /**
- * Request headers of the API besides Authorization: `Idempotency-Key` on POSTs (decisions
- * §7) and `Levy-Version` (decisions §9), which the server validates and echoes.
+ * Request headers of the API besides Authorization: `Idempotency-Key` on POSTs (docs/design.md
+ * §7) and `Levy-Version` (docs/design.md §9), which the server validates and echoes.
  */
 import { Schema } from "effect"
 

@@ -343,7 +343,7 @@ export class LevyApi extends HttpApi.make("levy")
     })
   ) {}
 
-/** The operations publishable keys may call (decisions §5), as `METHOD /path/:param`. */
+/** The operations publishable keys may call (docs/design.md §5), as `METHOD /path/:param`. */
 export const publishableOperations = (): ReadonlyArray<string> => {
   const found: Array<string> = []
   HttpApi.reflect(LevyApi, {
@@ -365,7 +365,7 @@ const publishableRoutes: ReadonlyArray<{ readonly method: string; readonly patte
   })
 
 /**
- * Whether a publishable key may make this request (decisions §5): for the Authorization
+ * Whether a publishable key may make this request (docs/design.md §5): for the Authorization
  * middleware, which sees the request but not the endpoint. Anything else needs a secret key.
  */
 export const allowsPublishableKey = (method: string, pathname: string): boolean =>

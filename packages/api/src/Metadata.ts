@@ -1,5 +1,5 @@
 /**
- * Key-value pairs a caller attaches to a charge (decisions §9): at most 50 keys, keys of
+ * Key-value pairs a caller attaches to a charge (docs/design.md §9): at most 50 keys, keys of
  * 1 to 40 characters, string values of at most 500 characters.
  */
 import { Schema } from "effect"

@@ -1,6 +1,6 @@
 /**
  * A refund (`object: "refund"`, id `re_…`) of part or all of a charge; the fee goes back pro
- * rata unless the request said otherwise (decisions §3–§4).
+ * rata unless the request said otherwise (docs/design.md §3–§4).
  */
 import { Schema } from "effect"
 import { ChargeId } from "./Charge.js"

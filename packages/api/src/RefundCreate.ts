@@ -1,4 +1,4 @@
-/** The body of `POST /v1/refunds` (decisions §4). Unknown fields are refused. */
+/** The body of `POST /v1/refunds` (docs/design.md §4). Unknown fields are refused. */
 import { Schema } from "effect"
 import { closed } from "./Field.js"
 import { RefundReason } from "./Refund.js"

@@ -1,6 +1,6 @@
 /**
  * The delivery of one event to one endpoint (`object: "webhook_delivery"`, id `wd_…`) with
- * every attempt recorded (decisions §8): at least once, retried with backoff for up to
+ * every attempt recorded (docs/design.md §8): at least once, retried with backoff for up to
  * three days, then `failed`.
  */
 import { Schema } from "effect"

@@ -1,6 +1,6 @@
 /**
  * A webhook endpoint (`object: "webhook_endpoint"`, id `we_…`): where events of the
- * selected types are POSTed, signed with the endpoint's secret (decisions §8). The secret
+ * selected types are POSTed, signed with the endpoint's secret (docs/design.md §8). The secret
  * (`whsec_dev_…` / `whsec_prod_…`) is in the response only when it is created or rolled.
  */
 import { Schema } from "effect"

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (decisions §8): the `service-signature` header is
+ * Webhook signatures (docs/design.md §8): the `service-signature` header is
  * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, with one `v1=` per signing
  * secret (two while a secret rolls). The server signs with `sign`; receivers check with
  * `verifyWebhook`. Only Web Crypto (`globalThis.crypto.subtle`), so the same code runs in

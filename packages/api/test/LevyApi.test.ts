@@ -190,7 +190,7 @@ describe("OpenApi.fromApi(LevyApi)", () => {
   })
 })
 
-describe("publishable keys (decisions §5)", () => {
+describe("publishable keys (docs/design.md §5)", () => {
   it("may call exactly the estimate, region lookup and compliance check", () => {
     expect([...publishableOperations()].sort()).toStrictEqual(
       ["GET /v1/regions/:code", "POST /v1/estimates", "POST /v1/regions/check-compliance"].sort()

@@ -1,6 +1,6 @@
 /**
  * Request bodies and query strings: the specification's own examples decode; missing,
- * unknown and out-of-limit fields fail with a 400 naming the field (decisions §9).
+ * unknown and out-of-limit fields fail with a 400 naming the field (docs/design.md §9).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
@@ -61,7 +61,7 @@ describe("EstimateRequest", () => {
     })
   })
 
-  it("takes the optional payer context of decisions §3", () => {
+  it("takes the optional payer context of docs/design.md §3", () => {
     const body = {
       amount: 10000,
       currency: "usd",

@@ -4,7 +4,7 @@
  * Node-only imports.
  */
 
-// Webhook signatures (decisions §8): verify a delivery against its raw body; Web Crypto only.
+// Webhook signatures (docs/design.md §8): verify a delivery against its raw body; Web Crypto only.
 export {
   verifyWebhook,
   type WebhookEvent,

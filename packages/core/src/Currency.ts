@@ -1,5 +1,5 @@
 /**
- * Currencies as the processor sees them (fee-math.md §3–§4): the exponent of amounts
+ * Currencies as the processor sees them (docs/research/fee-math.md §3–§4): the exponent of amounts
  * on the wire, the step amounts must move in, and the minimum charge. Not `Intl`.
  */
 import * as Decimal from "./Decimal.js"
@@ -27,10 +27,10 @@ export const MAXIMUM_CHARGE = 99_999_999
 
 const ZERO_DECIMAL = "bif clp djf gnf jpy kmf krw mga pyg rwf vnd vuv xaf xof xpf".split(" ")
 const THREE_DECIMAL = "bhd jod kwd omr tnd".split(" ")
-/** Two-decimal on the wire, but only whole units may be charged (fee-math.md §3.3). */
+/** Two-decimal on the wire, but only whole units may be charged (docs/research/fee-math.md §3.3). */
 const WHOLE_UNITS_ONLY = "isk huf twd ugx".split(" ")
 
-/** Quoted minimums (fee-math.md §4.1, the later list for ars…zar and krw), in minor units. */
+/** Quoted minimums (docs/research/fee-math.md §4.1, the later list for ars…zar and krw), in minor units. */
 const MINIMUMS: Readonly<Record<string, number>> = {
   usd: 50,
   aed: 200,

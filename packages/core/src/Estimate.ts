@@ -1,7 +1,7 @@
 /**
  * A fee quote together with its compliance verdict: `estimate` reports on the configured
  * fee as it is; `chargeQuote` lowers it to the largest compliant one, as a charge must
- * (decisions §3).
+ * (docs/design.md §3).
  */
 import { Either } from "effect"
 import * as Currency from "./Currency.js"

@@ -1,5 +1,5 @@
 /**
- * The fee on an amount (decisions §2): one rounding step on the percentage part, the
+ * The fee on an amount (docs/design.md §2): one rounding step on the percentage part, the
  * flat part exact, then the configured limits; `totalAmount = baseAmount + convenienceFee`.
  */
 import type { Either } from "effect"

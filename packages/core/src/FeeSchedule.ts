@@ -42,7 +42,7 @@ export interface FeeScheduleInput {
   readonly maxAmount?: unknown
 }
 
-/** A new account's configuration: the specification's example, 2.9 % + 0.30 (decisions §2). */
+/** A new account's configuration: the specification's example, 2.9 % + 0.30 (docs/design.md §2). */
 export const DEFAULT: FeeSchedule = {
   percentage: 29_000,
   flatFee: { units: 3, scale: 1 },

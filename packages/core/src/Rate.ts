@@ -1,5 +1,5 @@
 /**
- * Fee rates from their decimal text into integers (decisions §2): a percentage becomes
+ * Fee rates from their decimal text into integers (docs/design.md §2): a percentage becomes
  * parts per million of the amount (2.9 % → 29,000), a flat fee an exact decimal of major
  * units that becomes minor units only against a currency.
  */

@@ -1,6 +1,6 @@
 /**
  * Integer division with an explicit rounding mode: the single rounding step of a fee
- * (decisions §2). Operands are non-negative safe integers; results are exact.
+ * (docs/design.md §2). Operands are non-negative safe integers; results are exact.
  */
 
 /** How the percentage part of a fee is rounded to the currency's smallest step. */

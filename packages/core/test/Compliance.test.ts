@@ -1,6 +1,6 @@
 /**
  * The compliance engine against the cited dataset (data/regions.source.json, a copy of
- * shared/data/regions.json) and decisions §3. Every expectation below is read from a
+ * packages/core/data/regions.source.json) and docs/design.md §3. Every expectation below is read from a
  * record's caps, card types or `restrictions` text, quoted next to the case.
  */
 import { describe, expect, it } from "@effect/vitest"

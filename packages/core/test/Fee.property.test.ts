@@ -14,7 +14,7 @@ import type { RoundingMode } from "../src/Rounding.js"
 const MODES: ReadonlyArray<RoundingMode> = ["half_up", "half_even", "up", "down"]
 /** Parts per million in 100 %. */
 const MILLION = 1_000_000n
-/** Eight digits (decisions §1). */
+/** Eight digits (docs/design.md §1). */
 const MAX_CHARGE = 99_999_999
 /** The largest base amount the generators use, so that amount + fee stays below MAX_CHARGE. */
 const MAX_BASE = 40_000_000
@@ -128,7 +128,7 @@ const netRef = (total: bigint, flat: number, ppm: number): bigint =>
 
 /**
  * The least multiple of the increment that nets the amount under a half-up processor, found by
- * walking down from the exact ceiling of (amount + flat) / (1 − p) (decisions §2).
+ * walking down from the exact ceiling of (amount + flat) / (1 − p) (docs/design.md §2).
  */
 const grossUpRef = (amount: number, flat: number, ppm: number, step: number): number => {
   const numerator = BigInt(amount + flat) * MILLION

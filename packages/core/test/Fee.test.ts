@@ -1,6 +1,6 @@
 /**
  * Worked examples of the fee engine. Every expected number comes from the interface
- * specification, /work/shared/data/fee-math.md or /work/shared/design/decisions.md §1–§2,
+ * specification, docs/fees.md or docs/design.md §1–§2,
  * worked by hand in the comments; none is copied from running the code.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -35,7 +35,7 @@ describe("Fee.quote: the specification's example (add_on, 2.9 % + 0.30)", () => 
     expect(q.feeStructure).toEqual({ percentage: 2.9, flatFee: 0.3 })
   })
 
-  it("the default schedule is the specification's configuration (decisions §2)", () => {
+  it("the default schedule is the specification's configuration (docs/design.md §2)", () => {
     expect(FeeSchedule.DEFAULT.percentage).toBe(29_000)
     expect(FeeSchedule.DEFAULT.minAmount).toBe(50)
     expect(FeeSchedule.DEFAULT.maxAmount).toBeNull()
@@ -65,7 +65,7 @@ describe("Fee.quote: the specification's example (add_on, 2.9 % + 0.30)", () => 
   })
 })
 
-describe("Fee.quote: gross_up (fee-math §1, decisions §2)", () => {
+describe("Fee.quote: gross_up (fee-math §1, docs/design.md §2)", () => {
   const grossUs = schedule({ model: "gross_up" })
 
   // fee-math §1.3: 100.30 / 0.971 = 103.2955… → 103.30; the processor takes
@@ -331,7 +331,7 @@ describe("Fee.quote: currencies (fee-math §3)", () => {
   })
 })
 
-describe("Fee.quote: minFee and maxFee (decisions §2)", () => {
+describe("Fee.quote: minFee and maxFee (docs/design.md §2)", () => {
   // Before limits: 290 + 30 = 320 on 10000 usd.
   it("minFee raises the fee; adjustment carries the difference", () => {
     const q = right(Fee.quote(schedule({ minFee: 500 }), 10000, "usd"))

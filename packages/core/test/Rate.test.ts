@@ -1,5 +1,5 @@
 /**
- * Rates from their decimal text into integers (decisions §2), the exact decimals beneath
+ * Rates from their decimal text into integers (docs/design.md §2), the exact decimals beneath
  * them, and the one rounding step, checked against bigint arithmetic written here.
  */
 import { describe, expect, it } from "@effect/vitest"

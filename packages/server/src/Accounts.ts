@@ -1,5 +1,5 @@
 /**
- * Account creation (decisions §5): an account with one key of each of the four kinds, in
+ * Account creation (docs/design.md §5): an account with one key of each of the four kinds, in
  * one transaction. Keys are stored hashed; the full secrets are returned here, once.
  */
 import { AccountRepository, Ids, Transactions } from "@levy/storage"
@@ -117,7 +117,7 @@ export interface CreatedKey {
 }
 
 /**
- * Creates an additional named secret key of `mode` on the account (decisions §6: an account
+ * Creates an additional named secret key of `mode` on the account (docs/design.md §6: an account
  * may hold several named secret keys per mode, e.g. one per service or person, so that a
  * pending fee change can be approved with another key). Its other keys are untouched. Fails
  * with `RecordNotFound` for an unknown account.

@@ -1,6 +1,6 @@
 /**
  * The `Authorization` middleware of the api package: bearer key → `CurrentKey`, 401 for a
- * missing or unknown key, 403 for a publishable key outside its endpoints (decisions §5).
+ * missing or unknown key, 403 for a publishable key outside its endpoints (docs/design.md §5).
  * The edge has usually resolved the key already (for the rate limit); it is reused here.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"

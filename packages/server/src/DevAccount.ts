@@ -1,5 +1,5 @@
 /**
- * The development account (decisions §5): on first start with an empty store the server
+ * The development account (docs/design.md §5): on first start with an empty store the server
  * creates an account, prints its four keys once and writes them to
  * `<data-dir>/dev-account.json` (mode 0600, the shape of `Accounts.Created`). A store that
  * already has an account is left alone.

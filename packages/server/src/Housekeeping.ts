@@ -1,6 +1,6 @@
 /**
  * What a running server tidies in the background: idempotency records are kept 24 hours
- * (decisions §7); once expired they are only replaced on reuse, so without a sweep the table
+ * (docs/design.md §7); once expired they are only replaced on reuse, so without a sweep the table
  * grows with every key ever sent. Several processes may sweep at once: a purge deletes only
  * expired rows, so running it twice is harmless.
  */

@@ -30,7 +30,7 @@ export interface StaticKey {
 
 /**
  * A resolver over a fixed table (config or tests). Kind and mode come from the secret's
- * prefix (decisions §5); an entry without one of the four prefixes is refused at build time.
+ * prefix (docs/design.md §5); an entry without one of the four prefixes is refused at build time.
  */
 export const memory = (keys: ReadonlyArray<StaticKey>): KeyResolverService => {
   const table = new Map<string, ResolvedKey>()

@@ -1,5 +1,5 @@
 /**
- * API key secrets (decisions §5): one of the four prefixes followed by a random part of
+ * API key secrets (docs/design.md §5): one of the four prefixes followed by a random part of
  * 32 base-62 characters (~190 bits) drawn from `crypto.randomBytes`. The prefix says the
  * key's kind and mode; the random part is what makes it a secret.
  */

@@ -1,7 +1,7 @@
 /**
  * Charges over real HTTP, on the memory store and on PostgreSQL: the specification's numbers,
- * the test-mode simulator's tokens (decisions §4), live mode without a processor, the
- * idempotency of decisions §7 (replays, reuse, concurrency: one charge per key), paging and
+ * the test-mode simulator's tokens (docs/design.md §4), live mode without a processor, the
+ * idempotency of docs/design.md §7 (replays, reuse, concurrency: one charge per key), paging and
  * filters, and what is written with each charge (its event, its dispute).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * Disputes over real HTTP (decisions §4): retrieve and list, by charge and by status, newest
+ * Disputes over real HTTP (docs/design.md §4): retrieve and list, by charge and by status, newest
  * first with cursors, in the charge's currency, and nothing across accounts or modes.
  * Disputes are opened by the processor, so the test opens them in the store.
  */

@@ -1,5 +1,5 @@
 /**
- * Events over real HTTP (decisions §8), on the memory store and on PostgreSQL: the list
+ * Events over real HTTP (docs/design.md §8), on the memory store and on PostgreSQL: the list
  * newest first with cursor paging and the type and `created[…]` filters, one event, other
  * modes and accounts kept apart, and resend queueing one delivery per enabled endpoint
  * subscribed to the event's type.

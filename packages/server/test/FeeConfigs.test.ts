@@ -1,5 +1,5 @@
 /**
- * The fee configuration over real HTTP (decisions §6): the default, test-mode updates that
+ * The fee configuration over real HTTP (docs/design.md §6): the default, test-mode updates that
  * apply at once and change the next estimate, live-mode raises held for another secret key,
  * validation naming the field, and accounts kept apart.
  */

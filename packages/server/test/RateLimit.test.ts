@@ -1,5 +1,5 @@
 /**
- * Rate limits per key (decisions §9) over real HTTP with a small injected limit, and the
+ * Rate limits per key (docs/design.md §9) over real HTTP with a small injected limit, and the
  * limiter's counting for limits that do not divide the window: on the memory store, and on
  * the real Redis at 127.0.0.1:6379 (REDIS_URL overrides), shared between two server
  * processes' worth of servers.

@@ -1,5 +1,5 @@
 /**
- * Refunds over real HTTP (decisions §3–§4), on the memory store and on PostgreSQL: the fee
+ * Refunds over real HTTP (docs/design.md §3–§4), on the memory store and on PostgreSQL: the fee
  * goes back pro rata and the refund that completes the base takes what is left of it,
  * `refundFee` overrides that, refusals change nothing, every refund writes `charge.refunded`
  * with the charge in its wire form, and nothing crosses accounts or modes.

@@ -1,5 +1,5 @@
 /**
- * The webhook URL guard (decisions §8): what each mode accepts, every internal address
+ * The webhook URL guard (docs/design.md §8): what each mode accepts, every internal address
  * range refused (also IPv4-mapped and behind a name), and DNS failures as 400s.
  */
 import { describe, expect, it } from "@effect/vitest"

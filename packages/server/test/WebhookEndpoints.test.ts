@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints over real HTTP (decisions §8), on the memory store and on PostgreSQL:
+ * Webhook endpoints over real HTTP (docs/design.md §8), on the memory store and on PostgreSQL:
  * the secret shown once and stored sealed, rolling (two valid secrets), update and disable,
  * delete, the URL rules of each mode, modes and accounts kept apart, publishable keys
  * refused, and an endpoint's deliveries with their attempts.

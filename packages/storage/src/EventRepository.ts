@@ -1,6 +1,6 @@
 /**
  * Events: the outbox. Every state change writes its event in the same transaction as the
- * change (decisions §8); the webhook dispatcher turns events into deliveries.
+ * change (docs/design.md §8); the webhook dispatcher turns events into deliveries.
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"

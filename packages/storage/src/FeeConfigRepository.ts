@@ -1,6 +1,6 @@
 /**
  * Fee configurations: the current one per account and mode, at most one pending change
- * (live-mode raises wait for approval, decisions §6), and the history of every change.
+ * (live-mode raises wait for approval, docs/design.md §6), and the history of every change.
  * The configuration itself is a JSON object owned by the caller; a change is a partial
  * object merged over it (shallow merge) when applied.
  */

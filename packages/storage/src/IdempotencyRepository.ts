@@ -1,5 +1,5 @@
 /**
- * Idempotency records (decisions §7): per (account, mode, key) the request's fingerprint,
+ * Idempotency records (docs/design.md §7): per (account, mode, key) the request's fingerprint,
  * its state, and once done the stored response, kept 24 hours.
  *
  * `begin` claims a key. Inside a transaction that also writes the charge, its event and

@@ -2,7 +2,7 @@
  * Webhook endpoints. Signing secrets are stored sealed by `SecretBox` (never in plain
  * text) and read back only through `secret` / `secrets`, for signing. An endpoint holds its
  * current secret and, after a roll, the previous one with an expiry: until then deliveries
- * are signed with both so receivers can switch over (decisions §8).
+ * are signed with both so receivers can switch over (docs/design.md §8).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"

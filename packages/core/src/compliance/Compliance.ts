@@ -1,5 +1,5 @@
 /**
- * Whether a fee is legal for a payer (decisions §3), the largest fee that is, and the
+ * Whether a fee is legal for a payer (docs/design.md §3), the largest fee that is, and the
  * fee lowered to it. One engine over the typed rules; first failing condition decides.
  */
 import { Either, Schema } from "effect"
@@ -13,7 +13,7 @@ import * as Policy from "./Policy.js"
 import type { Cardholder, CardType, Channel, FeeType, Rule } from "./Rule.js"
 import type { Ruleset } from "./Ruleset.js"
 
-/** Why a fee is not compliant (decisions §3). A schema, so the API contract reuses it. */
+/** Why a fee is not compliant (docs/design.md §3). A schema, so the API contract reuses it. */
 export const ReasonCode = Schema.Literal(
   "fees_prohibited",
   "card_type_not_allowed",
@@ -33,7 +33,7 @@ export type ReasonCode = typeof ReasonCode.Type
 /** Every reason code. */
 export const reasonCodes: ReadonlyArray<ReasonCode> = ReasonCode.literals
 
-/** Who pays, how and where: everything but the fee. All optional (decisions §3 defaults). */
+/** Who pays, how and where: everything but the fee. All optional (docs/design.md §3 defaults). */
 export interface ComplianceContext {
   /** `CC` or `CC-SS`; absent or null: no rules apply. */
   readonly region?: string | null | undefined

@@ -1,6 +1,6 @@
 /**
  * One record of the cited research dataset (`data/regions.source.json`, a verbatim copy
- * of shared/data/regions.json), exactly as researched.
+ * of packages/core/data/regions.source.json), exactly as researched.
  */
 export interface SourceRecord {
   readonly regionCode: string

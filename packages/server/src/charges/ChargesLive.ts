@@ -2,7 +2,7 @@
  * The charges group: create (the fee quoted and lowered to the largest compliant one, the
  * money collected through the tenant's `PaymentProcessor`, the charge, its event and its
  * idempotent response written together), retrieve and list. A declined card is a 402 whose
- * failed charge is stored too (decisions §4).
+ * failed charge is stored too (docs/design.md §4).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, CurrentKey, Dispute as DisputeWire, Charge as Wire } from "@levy/api"

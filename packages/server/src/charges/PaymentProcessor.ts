@@ -1,5 +1,5 @@
 /**
- * The payment processor port (decisions §4): what collects a charge's money. Test mode runs
+ * The payment processor port (docs/design.md §4): what collects a charge's money. Test mode runs
  * the built-in simulator; live mode runs the processor configured for the account, and an
  * account without one cannot charge (`processor_not_configured`), never a silent success.
  */

@@ -1,5 +1,5 @@
 /**
- * The test-mode payment processor (decisions §4): the `source` token decides the card and
+ * The test-mode payment processor (docs/design.md §4): the `source` token decides the card and
  * the outcome, so integrations can exercise declines and disputes without real cards.
  */
 import { createHash } from "node:crypto"

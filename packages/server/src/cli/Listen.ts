@@ -1,6 +1,6 @@
 /**
  * `levy listen`: forwards the test-mode events of the key's account to a local URL, signed
- * as webhook deliveries are (decisions §8), for development without a public endpoint.
+ * as webhook deliveries are (docs/design.md §8), for development without a public endpoint.
  *
  * It polls `GET /v1/events` with `ending_before` of the newest event seen: the page just
  * newer than the cursor, newest first, `has_more` when still newer ones wait. It starts

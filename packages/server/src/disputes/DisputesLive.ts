@@ -1,5 +1,5 @@
 /**
- * The disputes group (decisions §4): retrieve one dispute, list them by charge and status.
+ * The disputes group (docs/design.md §4): retrieve one dispute, list them by charge and status.
  * Disputes are opened by the processor (in test mode, `tok_chargeDispute`), never by a
  * request; the currency shown is the disputed charge's.
  */

@@ -1,5 +1,5 @@
 /**
- * Handlers of the events group (decisions §8): the account's events newest first (by type
+ * Handlers of the events group (docs/design.md §8): the account's events newest first (by type
  * and creation time), one event, and resending one — a delivery to every enabled endpoint
  * subscribed to its type, queued in one transaction with the stored idempotent response.
  */

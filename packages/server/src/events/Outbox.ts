@@ -1,5 +1,5 @@
 /**
- * The outbox side of events (decisions §8): every change writes its event in the same
+ * The outbox side of events (docs/design.md §8): every change writes its event in the same
  * transaction as the change, with the request's Idempotency-Key when it had one. The webhook
  * dispatcher delivers what is written here.
  */

@@ -1,5 +1,5 @@
 /**
- * Applying fee configuration changes (decisions §6), shared by the HTTP handlers and the
+ * Applying fee configuration changes (docs/design.md §6), shared by the HTTP handlers and the
  * `levy fee-configs approve|cancel` command: the compliance check of a configuration in its
  * `defaultRegion`, applying a change together with its `fee_config.updated` event, and
  * approving or cancelling the pending (live-mode) change. Failures are API errors, so the

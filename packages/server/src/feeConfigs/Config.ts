@@ -1,5 +1,5 @@
 /**
- * The account's fee configuration as stored (a JSON object of the wire's fields, decisions
+ * The account's fee configuration as stored (a JSON object of the wire's fields, docs/design.md
  * §6) and what the handlers need from it: the lazily created default, the engine's
  * `FeeSchedule`, the wire `FeeConfig`, and the storage failures as API errors.
  */
@@ -32,7 +32,7 @@ export interface StoredConfig {
   readonly regionCodes: ReadonlyArray<string>
 }
 
-/** A new account's configuration: the specification's default (decisions §2). */
+/** A new account's configuration: the specification's default (docs/design.md §2). */
 export const DEFAULT: StoredConfig = {
   percentage: 2.9,
   flatFee: 0.3,

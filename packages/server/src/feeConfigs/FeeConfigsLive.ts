@@ -1,5 +1,5 @@
 /**
- * The fee configuration and its approval workflow (decisions §6): read, update (validated
+ * The fee configuration and its approval workflow (docs/design.md §6): read, update (validated
  * with `FeeSchedule.make` over the current configuration; a change not compliant in the
  * account's `defaultRegion` is refused), and in live mode a change that raises the fee held
  * until another secret key approves it. Every applied change writes `fee_config.updated`

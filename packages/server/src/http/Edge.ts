@@ -1,5 +1,5 @@
 /**
- * The global edge of the HTTP API (decisions §9, §10), one `HttpApiBuilder.middleware`
+ * The global edge of the HTTP API (docs/design.md §9, §10), one `HttpApiBuilder.middleware`
  * around the router, so it sees every request, matched or not:
  *
  * - a `request-id` header on every response, and the rate-limit headers;

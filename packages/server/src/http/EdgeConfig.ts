@@ -1,4 +1,4 @@
-/** Limits of the edge (decisions §9), a reference with the production defaults so tests can inject small ones. */
+/** Limits of the edge (docs/design.md §9), a reference with the production defaults so tests can inject small ones. */
 import { Context, Duration } from "effect"
 
 export interface EdgeOptions {

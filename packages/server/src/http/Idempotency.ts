@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (decisions §7). The edge claims `Idempotency-Key` before a POST runs
+ * Idempotency keys (docs/design.md §7). The edge claims `Idempotency-Key` before a POST runs
  * (`IdempotencyRepository.begin`) and sets `CurrentClaim`; a handler that writes stores its
  * response with `record` inside the same transaction as the write, so the write and the
  * stored response commit together: a retry after a crash either replays that response or,

@@ -1,5 +1,5 @@
 /**
- * The edge's half of idempotency (decisions §7): before a POST with an `Idempotency-Key`
+ * The edge's half of idempotency (docs/design.md §7): before a POST with an `Idempotency-Key`
  * runs, claim the key for (account, mode); replay the stored response when the same request
  * already finished (`Idempotent-Replayed: true`); 409 while it is still running; 400 when
  * the key came with another request. After it ran: a handler that wrote has already stored

@@ -1,5 +1,5 @@
 /**
- * The rate limit of one request (decisions §9): per API key, or per client address without a
+ * The rate limit of one request (docs/design.md §9): per API key, or per client address without a
  * valid key. Counts the request against its bucket and fills the `x-ratelimit-*` headers (and
  * `retry-after` when over the limit) into the response headers being built. The edge and the
  * fast lane (FastLane.ts) both count through here, so both answer alike.

@@ -1,5 +1,5 @@
 /**
- * The rate limiter's store on Redis (decisions §9: several server processes share one
+ * The rate limiter's store on Redis (docs/design.md §9: several server processes share one
  * limit), for the fixed window the edge uses. @effect/experimental's Redis store keeps the
  * window's end as the key's TTL, `window / limit` further per request: Redis takes whole
  * milliseconds only, so any limit that does not divide the window (7 per minute:

@@ -1,5 +1,5 @@
 /**
- * The rate limiter (decisions §9: several server processes share one limit): the memory
+ * The rate limiter (docs/design.md §9: several server processes share one limit): the memory
  * store by default, the Redis store when `REDIS_URL` is set (or when asked for directly).
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"

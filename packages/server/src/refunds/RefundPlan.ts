@@ -1,5 +1,5 @@
 /**
- * How much of a charge a refund request gives back (decisions §3–§4), as a pure function of
+ * How much of a charge a refund request gives back (docs/design.md §3–§4), as a pure function of
  * the charge as it stands: the base part (`amount`, default all the base left) and the fee
  * part. The fee goes back pro rata, `floor(convenienceFee × base / charge.amount)` — the
  * card networks' rule for partial refunds — except that the refund that brings the base to

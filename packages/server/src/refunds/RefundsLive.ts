@@ -1,5 +1,5 @@
 /**
- * The refunds group (decisions §4): refund part or all of a charge, retrieve one refund,
+ * The refunds group (docs/design.md §4): refund part or all of a charge, retrieve one refund,
  * list them. A refund, the charge it changes, its `charge.refunded` event and the stored
  * idempotency response commit in one transaction; the refund is planned inside it, from
  * the charge as it stands there (`RefundPlan`), and the store writes it only if no other

@@ -1,5 +1,5 @@
 /**
- * New signing secrets (decisions §8): `whsec_dev_…` in test mode, `whsec_prod_…` in live
+ * New signing secrets (docs/design.md §8): `whsec_dev_…` in test mode, `whsec_prod_…` in live
  * mode, followed by 192 random bits from the system's CSPRNG in hex.
  */
 import { randomBytes } from "node:crypto"

@@ -1,5 +1,5 @@
 /**
- * Where a webhook may be sent (decisions §8). Checked when an endpoint is created or
+ * Where a webhook may be sent (docs/design.md §8). Checked when an endpoint is created or
  * updated, and again by the dispatcher at delivery time (a name may resolve elsewhere by
  * then): an absolute http(s) URL of at most 2048 characters; in live mode HTTPS only and
  * no address that reaches into our own network — loopback, private, link-local, CGNAT,

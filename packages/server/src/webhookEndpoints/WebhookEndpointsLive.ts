@@ -1,5 +1,5 @@
 /**
- * Handlers of the webhook-endpoints group (decisions §8): create (the signing secret in the
+ * Handlers of the webhook-endpoints group (docs/design.md §8): create (the signing secret in the
  * response, once), list, retrieve, update, delete, roll the secret (the old one keeps
  * signing for 24 h) and the endpoint's deliveries. Every URL passes `UrlGuard` for the
  * key's mode; every write stores its idempotent response in the write's transaction.

@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher (decisions §8): two loops side by side,
+ * The webhook dispatcher (docs/design.md §8): two loops side by side,
  * 1. fan-out: turns new events into deliveries (`WebhookDeliveryRepository.fanOut`: the
  *    outbox is read from storage, so nothing is lost to a crash or restart);
  * 2. delivery: claims due deliveries under a lease (`claim`: `FOR UPDATE SKIP LOCKED`), as

@@ -1,5 +1,5 @@
 /**
- * How the webhook dispatcher behaves (decisions §8). The defaults are production's: 10 s
+ * How the webhook dispatcher behaves (docs/design.md §8). The defaults are production's: 10 s
  * per attempt, retries with exponential backoff and jitter for up to 3 days. Tests and the
  * benchmark shrink every duration so the whole schedule runs in seconds.
  */

@@ -1,5 +1,5 @@
 /**
- * What follows a failed attempt (decisions §8): exponential backoff with jitter until the
+ * What follows a failed attempt (docs/design.md §8): exponential backoff with jitter until the
  * give-up horizon, except that a 429 or 503 with `Retry-After` is retried when the receiver
  * asked (still within the horizon).
  */

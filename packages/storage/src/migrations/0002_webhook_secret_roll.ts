@@ -1,5 +1,5 @@
 /**
- * Rolling a webhook endpoint's signing secret (decisions §8): the secret it replaces stays
+ * Rolling a webhook endpoint's signing secret (docs/design.md §8): the secret it replaces stays
  * valid beside the new one until an expiry (Unix milliseconds), so receivers can switch
  * without dropping a delivery. Sealed like the current secret; both columns NULL when no
  * roll is in progress.

@@ -1,5 +1,5 @@
 /**
- * The webhook fan-out mark (decisions §8): an event is turned into its deliveries (one per
+ * The webhook fan-out mark (docs/design.md §8): an event is turned into its deliveries (one per
  * enabled endpoint subscribed to its type) by the dispatcher, in the same transaction that
  * sets `fanned_out`, so each event is fanned out exactly once by whichever process takes it
  * (`FOR UPDATE SKIP LOCKED`) and none is forgotten across restarts. Events written before
