@@ -1,0 +1,73 @@
+/**
+ * What a `stripe` SDK error means for Levy: money certainly not moved (a refusal, a bad
+ * source), or an outcome Levy cannot know yet (network, 5xx, rate limit, idempotency
+ * conflict), which recovery settles later through `lookup` or the same call repeated.
+ */
+import Stripe from "stripe"
+import { ProcessorRefused, ProcessorUnavailable, SourceInvalid } from "../PaymentProcessor.js"
+
+const NAME = "stripe"
+
+/** A Stripe error the SDK raised, if `error` is one. */
+export const asStripeError = (error: unknown): Stripe.errors.StripeError | undefined =>
+  error instanceof Stripe.errors.StripeError ? error : undefined
+
+/**
+ * A request certainly refused: authentication, permission, or a 4xx invalid request. An
+ * idempotency error is NOT one: it means an earlier request under the same key exists (and
+ * may have taken money), so the outcome is unknown until `lookup` finds it.
+ */
+const certainlyRefused = (error: Stripe.errors.StripeError): boolean =>
+  error instanceof Stripe.errors.StripeAuthenticationError ||
+  error instanceof Stripe.errors.StripePermissionError ||
+  (error instanceof Stripe.errors.StripeInvalidRequestError &&
+    error.statusCode !== undefined &&
+    error.statusCode < 500 &&
+    error.statusCode !== 409 &&
+    error.code !== "idempotency_key_in_use")
+
+/** Advice on top of Stripe's message for the refusals an operator can fix. */
+const advice = (error: Stripe.errors.StripeError): string =>
+  error instanceof Stripe.errors.StripeAuthenticationError
+    ? " Check the secret key (Dashboard → Developers → API keys) and save the configuration again."
+    : error instanceof Stripe.errors.StripePermissionError
+      ? " The key lacks a permission Levy needs: give a restricted key write access to PaymentIntents and Refunds, read access to PaymentMethods and ConfirmationTokens."
+      : ""
+
+/** Stripe's message without anything that could be a credential. */
+const safeMessage = (error: Stripe.errors.StripeError): string =>
+  error.message.replace(/\b(sk|rk|whsec)_[A-Za-z0-9_*]+/g, "$1_…")
+
+/** The port's error for any failure of a Stripe call. */
+export const toProcessorError = (error: unknown): ProcessorRefused | ProcessorUnavailable => {
+  const stripeError = asStripeError(error)
+  if (stripeError !== undefined && certainlyRefused(stripeError)) {
+    return new ProcessorRefused({
+      processor: NAME,
+      message: `Stripe refused the request: ${safeMessage(stripeError)}${advice(stripeError)}`,
+      ...(stripeError.code === undefined ? {} : { code: stripeError.code })
+    })
+  }
+  return new ProcessorUnavailable({
+    processor: NAME,
+    message:
+      stripeError === undefined
+        ? `Stripe could not be reached: ${String(error)}`
+        : `Stripe did not answer conclusively (${stripeError.type}${stripeError.statusCode === undefined ? "" : ` ${stripeError.statusCode}`}): ${safeMessage(stripeError)}`,
+    cause: stripeError?.type ?? "network"
+  })
+}
+
+/** A missing PaymentMethod or ConfirmationToken: the source is unusable, nothing else is wrong. */
+export const sourceInvalid = (source: string, error: unknown): SourceInvalid | undefined => {
+  const stripeError = asStripeError(error)
+  return stripeError instanceof Stripe.errors.StripeInvalidRequestError &&
+    (stripeError.code === "resource_missing" ||
+      stripeError.param === "payment_method" ||
+      stripeError.param === "confirmation_token")
+    ? new SourceInvalid({
+        source,
+        message: `Stripe cannot use '${source}': ${safeMessage(stripeError)}`
+      })
+    : undefined
+}

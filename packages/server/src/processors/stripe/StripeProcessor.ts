@@ -1,0 +1,331 @@
+/**
+ * The Stripe adapter of the payment processor port, on the official `stripe` SDK.
+ *
+ * - A charge is one PaymentIntent created and confirmed in one call, with Levy's key as the
+ *   request's `Idempotency-Key` and recorded in the PaymentIntent's metadata
+ *   (`levy_idempotency_key`, next to `levy_fee`: the convenience fee inside the total).
+ * - `source` is a PaymentMethod id (`pm_…`) or a ConfirmationToken id (`ctoken_…`).
+ * - `lookup` asks Stripe's Search API for the PaymentIntent carrying the key in its metadata.
+ * - Notifications are verified with `webhooks.constructEventAsync` over the raw body.
+ */
+import { Effect, Option } from "effect"
+import Stripe from "stripe"
+import {
+  type ChargeOutcome,
+  type ChargeRequest,
+  NotificationInvalid,
+  type PaymentMethod,
+  type PaymentProcessor,
+  type ProcessorDefinition,
+  ProcessorRefused,
+  type ProcessorSettings,
+  type RefundOutcome,
+  type RefundRequest,
+  SourceInvalid
+} from "../PaymentProcessor.js"
+import { asStripeError, sourceInvalid, toProcessorError } from "./StripeErrors.js"
+import { IDEMPOTENCY_METADATA, notificationsOf } from "./StripeNotifications.js"
+
+const NAME = "stripe"
+
+/** The SDK's connection options for an API base URL (a proxy, or a local fake in tests). */
+const connection = (apiBaseUrl: string | undefined) => {
+  if (apiBaseUrl === undefined) return {}
+  const url = new URL(apiBaseUrl)
+  const protocol = url.protocol === "http:" ? ("http" as const) : ("https" as const)
+  return {
+    host: url.hostname,
+    port: url.port === "" ? (protocol === "http" ? 80 : 443) : Number(url.port),
+    protocol
+  }
+}
+
+/** The network behind a card's brand, in Levy's lower-case words. */
+const network = (brand: string | null | undefined): string | null =>
+  brand === null || brand === undefined || brand === "unknown"
+    ? null
+    : brand === "amex"
+      ? "amex"
+      : brand.toLowerCase()
+
+const funding = (value: string | null | undefined): PaymentMethod["funding"] =>
+  value === "credit" || value === "debit" || value === "prepaid" ? value : "unknown"
+
+/** What Stripe's card object tells; Stripe's API does not say consumer or commercial. */
+const methodOf = (
+  card: { brand: string | null; funding: string | null; country: string | null } | null | undefined
+): PaymentMethod => ({
+  funding: funding(card?.funding),
+  network: network(card?.brand),
+  issuingCountry: card?.country?.toUpperCase() ?? null,
+  category: "unknown"
+})
+
+/** A PaymentIntent as the port's outcome. */
+const outcomeOf = (intent: Stripe.PaymentIntent): ChargeOutcome => {
+  switch (intent.status) {
+    case "succeeded":
+      return { _tag: "Succeeded", reference: intent.id, amount: intent.amount_received }
+    case "requires_payment_method":
+    case "canceled": {
+      const error = intent.last_payment_error
+      return {
+        _tag: "Declined",
+        code: error?.code ?? "card_declined",
+        message: error?.message ?? "The payment was not completed.",
+        declineCode: error?.decline_code ?? "generic_decline",
+        reference: intent.id
+      }
+    }
+    default:
+      return { _tag: "Pending", reference: intent.id }
+  }
+}
+
+/** A card decline Stripe answered with a 402: the port's `Declined`. */
+const declined = (error: unknown): ChargeOutcome | undefined => {
+  const stripeError = asStripeError(error)
+  if (!(stripeError instanceof Stripe.errors.StripeCardError)) return undefined
+  const intent = (stripeError.raw as { payment_intent?: { id?: string } } | undefined)
+    ?.payment_intent
+  return {
+    _tag: "Declined",
+    code: stripeError.code ?? "card_declined",
+    message: stripeError.message,
+    declineCode: stripeError.decline_code ?? "generic_decline",
+    ...(intent?.id === undefined ? {} : { reference: intent.id })
+  }
+}
+
+/** Refusals of a refund that are the payment's state, not Levy's configuration. */
+const REFUND_REFUSALS = new Set([
+  "charge_already_refunded",
+  "charge_disputed",
+  "amount_too_large",
+  "charge_not_refundable",
+  "refund_disputed_payment"
+])
+
+const call = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: (e) => e })
+
+/** A Stripe adapter for one account's secret key. */
+export const make = (settings: ProcessorSettings): PaymentProcessor => {
+  const secretKey = settings.credentials.secretKey ?? ""
+  const stripe = new Stripe(secretKey, {
+    ...connection(settings.apiBaseUrl),
+    maxNetworkRetries: 1,
+    timeout: 30_000,
+    telemetry: false,
+    appInfo: { name: "Levy" }
+  })
+
+  /** A key of the wrong mode is refused before any call: no real money in test mode, ever. */
+  const modeMismatch = (): ProcessorRefused | undefined => {
+    const live = /^(sk|rk)_live_/.test(secretKey)
+    const test = /^(sk|rk)_test_/.test(secretKey)
+    if (!live && !test) {
+      return new ProcessorRefused({
+        processor: NAME,
+        code: "invalid_secret_key",
+        message:
+          "The Stripe secret key must start with sk_live_, sk_test_, rk_live_ or rk_test_ (Dashboard → Developers → API keys)."
+      })
+    }
+    if (live !== settings.livemode) {
+      return new ProcessorRefused({
+        processor: NAME,
+        code: "key_mode_mismatch",
+        message: settings.livemode
+          ? "This is a Stripe test-mode key; live mode needs a live key (sk_live_ or rk_live_)."
+          : "This is a Stripe live key; test mode needs a test key (sk_test_ or rk_test_), so no real card is charged."
+      })
+    }
+    return undefined
+  }
+
+  const surchargeUnsupported = (): ProcessorRefused | undefined =>
+    settings.surcharge === true
+      ? new ProcessorRefused({
+          processor: NAME,
+          code: "surcharge_unsupported",
+          message:
+            "Stripe's card-not-present surcharge field is only in a preview API version the pinned SDK does not cover, so Levy cannot send it yet; turn the surcharge setting off (the fee is still recorded in the PaymentIntent's metadata)."
+        })
+      : undefined
+
+  const describe = (source: string) =>
+    Effect.gen(function* () {
+      if (source.startsWith("ctoken_")) {
+        const token = yield* call(() => stripe.confirmationTokens.retrieve(source))
+        return methodOf(token.payment_method_preview?.card)
+      }
+      if (source.startsWith("pm_")) {
+        const method = yield* call(() => stripe.paymentMethods.retrieve(source))
+        return methodOf(method.card)
+      }
+      return yield* new SourceInvalid({
+        source,
+        message:
+          "A Stripe source is a PaymentMethod id (pm_…) or a ConfirmationToken id (ctoken_…) from Stripe.js or the Payment Element."
+      })
+    }).pipe(
+      Effect.catchIf(
+        (e): e is unknown => !(e instanceof SourceInvalid),
+        (e) => Effect.fail(sourceInvalid(source, e) ?? toProcessorError(e))
+      )
+    )
+
+  const charge = (request: ChargeRequest) =>
+    Effect.gen(function* () {
+      const refused = modeMismatch() ?? surchargeUnsupported()
+      if (refused !== undefined) return yield* refused
+      if (!request.source.startsWith("pm_") && !request.source.startsWith("ctoken_")) {
+        return yield* new SourceInvalid({
+          source: request.source,
+          message:
+            "A Stripe source is a PaymentMethod id (pm_…) or a ConfirmationToken id (ctoken_…)."
+        })
+      }
+      const params: Stripe.PaymentIntentCreateParams = {
+        amount: request.amount,
+        currency: request.currency,
+        confirm: true,
+        ...(request.source.startsWith("ctoken_")
+          ? { confirmation_token: request.source }
+          : { payment_method: request.source }),
+        // Levy confirms server-side with no page to return to: redirects and 3-D Secure
+        // challenges fail the attempt rather than leave it waiting forever.
+        automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+        error_on_requires_action: true,
+        ...(request.description === undefined ? {} : { description: request.description }),
+        metadata: {
+          ...request.metadata,
+          [IDEMPOTENCY_METADATA]: request.idempotencyKey,
+          levy_fee: String(request.fee)
+        }
+      }
+      return yield* call(() =>
+        stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey })
+      ).pipe(
+        Effect.map(outcomeOf),
+        Effect.catchAll((e) => {
+          const outcome = declined(e)
+          if (outcome !== undefined) return Effect.succeed(outcome)
+          return Effect.fail(sourceInvalid(request.source, e) ?? toProcessorError(e))
+        })
+      )
+    })
+
+  const refund = (request: RefundRequest) =>
+    call(() =>
+      stripe.refunds.create(
+        {
+          payment_intent: request.paymentReference,
+          amount: request.amount,
+          metadata: { [IDEMPOTENCY_METADATA]: request.idempotencyKey }
+        },
+        { idempotencyKey: request.idempotencyKey }
+      )
+    ).pipe(
+      Effect.map(
+        (r): RefundOutcome =>
+          r.status === "failed" || r.status === "canceled"
+            ? {
+                _tag: "RefundFailed",
+                code: r.failure_reason ?? "refund_failed",
+                message: `Stripe reports the refund ${r.status}.`
+              }
+            : { _tag: "Refunded", reference: r.id }
+      ),
+      Effect.catchAll((e) => {
+        const stripeError = asStripeError(e)
+        return stripeError?.code !== undefined && REFUND_REFUSALS.has(stripeError.code)
+          ? Effect.succeed<RefundOutcome>({
+              _tag: "RefundFailed",
+              code: stripeError.code,
+              message: stripeError.message
+            })
+          : Effect.fail(toProcessorError(e))
+      })
+    )
+
+  const lookup = (idempotencyKey: string) =>
+    call(() =>
+      stripe.paymentIntents.search({
+        query: `metadata['${IDEMPOTENCY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, "\\$&")}'`,
+        limit: 10
+      })
+    ).pipe(
+      Effect.map((result) => {
+        // One key pays once; should Stripe hold several attempts, the one that took money wins.
+        const intents = result.data
+        const found = intents.find((i) => i.status === "succeeded") ?? intents[0]
+        return found === undefined ? Option.none() : Option.some(outcomeOf(found))
+      }),
+      Effect.mapError(toProcessorError)
+    )
+
+  const verifyCredentials = () =>
+    Effect.gen(function* () {
+      const refused = modeMismatch() ?? surchargeUnsupported()
+      if (refused !== undefined) return yield* refused
+      // Listing one PaymentIntent needs exactly the access charges need, and moves nothing.
+      yield* call(() => stripe.paymentIntents.list({ limit: 1 })).pipe(
+        Effect.mapError(toProcessorError)
+      )
+    })
+
+  const parseNotification = (
+    rawBody: string,
+    headers: Readonly<Record<string, string | undefined>>,
+    webhookSecret: string
+  ) =>
+    Effect.tryPromise({
+      try: () =>
+        stripe.webhooks.constructEventAsync(
+          rawBody,
+          headers["stripe-signature"] ?? "",
+          webhookSecret
+        ),
+      catch: (e) =>
+        new NotificationInvalid({
+          processor: NAME,
+          reason:
+            e instanceof Stripe.errors.StripeSignatureVerificationError ? "signature" : "malformed",
+          message:
+            e instanceof Stripe.errors.StripeSignatureVerificationError
+              ? "The Stripe-Signature header does not match this body and the endpoint's signing secret (whsec_…), or its timestamp is too old."
+              : "The body is not a Stripe event."
+        })
+    }).pipe(Effect.map(notificationsOf))
+
+  return {
+    name: NAME,
+    describe,
+    charge,
+    refund,
+    lookup,
+    verifyCredentials,
+    parseNotification
+  }
+}
+
+/** Stripe as Levy's configuration sees it. */
+export const definition: ProcessorDefinition = {
+  name: NAME,
+  credentialFields: [
+    {
+      name: "secretKey",
+      description:
+        "Secret or restricted API key (sk_live_… / rk_live_… in live mode, sk_test_… / rk_test_… in test mode).",
+      required: true
+    },
+    {
+      name: "webhookSecret",
+      description: "The signing secret (whsec_…) of the webhook endpoint pointed at Levy.",
+      required: true
+    }
+  ],
+  webhookSecretField: "webhookSecret",
+  make
+}
