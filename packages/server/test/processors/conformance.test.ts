@@ -1,0 +1,239 @@
+/**
+ * The payment processor contract, written once and run against every processor (like the
+ * storage conformance suite): each adapter talking to a local fake of its processor's HTTP API
+ * through the official SDK. Counts of payments and refunds are read at the fake, so "exactly
+ * one payment" is what the processor saw, not what the adapter says.
+ */
+import { randomUUID } from "node:crypto"
+import { Effect, Either, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { ChargeRequest } from "../../src/processors/PaymentProcessor.js"
+import { adyenHarness, type Harness, stripeHarness } from "./harnesses.js"
+
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
+
+const chargeOf = (source: string, fields: Partial<ChargeRequest> = {}): ChargeRequest => ({
+  idempotencyKey: randomUUID(),
+  source,
+  amount: 10_320,
+  currency: "usd",
+  fee: 320,
+  description: "Levy conformance",
+  metadata: { levy_charge: `ch_${randomUUID().slice(0, 8)}` },
+  ...fields
+})
+
+const HARNESSES: ReadonlyArray<readonly [string, () => Promise<Harness>]> = [
+  ["stripe (fake Stripe API)", stripeHarness],
+  ["adyen (fake Adyen Checkout API)", adyenHarness]
+]
+
+describe.each(HARNESSES)("processor conformance: %s", (_name, start) => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await start()
+  })
+  afterAll(() => h.close())
+
+  /** A succeeded payment and its reference. */
+  const paid = async (fields: Partial<ChargeRequest> = {}) => {
+    const request = chargeOf(h.sources.credit, fields)
+    const outcome = await run(h.processor.charge(request))
+    if (Either.isLeft(outcome) || outcome.right._tag !== "Succeeded") {
+      throw new Error(`charge did not succeed: ${JSON.stringify(outcome)}`)
+    }
+    return { request, reference: outcome.right.reference }
+  }
+
+  describe("describe", () => {
+    it("tells a credit card's funding, network and issuing country", async () => {
+      const method = await run(h.processor.describe(h.sources.credit))
+      expect(method).toEqual(
+        Either.right(
+          expect.objectContaining({ funding: "credit", network: "visa", issuingCountry: "US" })
+        )
+      )
+    })
+
+    it("tells a debit card from a credit card", async () => {
+      const method = await run(h.processor.describe(h.sources.debit))
+      expect(Either.getOrThrow(method).funding).toBe("debit")
+    })
+
+    it("fails SourceInvalid for a source the processor does not know, making no payment", async () => {
+      const before = h.payments()
+      const method = await run(h.processor.describe(h.sources.unknown))
+      expect(Either.isLeft(method) && method.left._tag).toBe("SourceInvalid")
+      expect(h.payments()).toBe(before)
+    })
+  })
+
+  describe("charge", () => {
+    it("takes the total and answers Succeeded with the processor's reference", async () => {
+      const before = h.payments()
+      const outcome = Either.getOrThrow(await run(h.processor.charge(chargeOf(h.sources.credit))))
+      expect(outcome).toMatchObject({ _tag: "Succeeded", amount: 10_320 })
+      expect(outcome._tag === "Succeeded" && outcome.reference.length).toBeGreaterThan(0)
+      expect(h.payments()).toBe(before + 1)
+    })
+
+    it("answers Declined with a code and a decline code, taking nothing", async () => {
+      const before = h.payments()
+      const outcome = Either.getOrThrow(await run(h.processor.charge(chargeOf(h.sources.declined))))
+      expect(outcome).toMatchObject({ _tag: "Declined", code: "card_declined" })
+      expect(outcome._tag === "Declined" && outcome.declineCode.length).toBeGreaterThan(0)
+      expect(h.payments()).toBe(before)
+    })
+
+    it("fails SourceInvalid for an unknown source", async () => {
+      const outcome = await run(h.processor.charge(chargeOf(h.sources.unknown)))
+      expect(Either.isLeft(outcome) && outcome.left._tag).toBe("SourceInvalid")
+    })
+
+    it("repeated with the same key returns the same payment: exactly one at the processor", async () => {
+      const before = h.payments()
+      const request = chargeOf(h.sources.credit)
+      const first = Either.getOrThrow(await run(h.processor.charge(request)))
+      const again = Either.getOrThrow(await run(h.processor.charge(request)))
+      const third = Either.getOrThrow(await run(h.processor.charge(request)))
+      expect(again).toEqual(first)
+      expect(third).toEqual(first)
+      expect(h.payments()).toBe(before + 1)
+    })
+
+    it("a repeated decline stays one decline", async () => {
+      const request = chargeOf(h.sources.declined)
+      const first = Either.getOrThrow(await run(h.processor.charge(request)))
+      const again = Either.getOrThrow(await run(h.processor.charge(request)))
+      expect(again).toEqual(first)
+    })
+  })
+
+  describe("refund", () => {
+    it("refunds part, then the rest, each key once", async () => {
+      const { reference } = await paid()
+      const before = h.refunds()
+      const partial = {
+        idempotencyKey: randomUUID(),
+        paymentReference: reference,
+        amount: 4_000,
+        currency: "usd"
+      }
+      const first = Either.getOrThrow(await run(h.processor.refund(partial)))
+      const retried = Either.getOrThrow(await run(h.processor.refund(partial)))
+      expect(first._tag).toBe("Refunded")
+      expect(retried).toEqual(first)
+      expect(h.refunds()).toBe(before + 1)
+      const rest = Either.getOrThrow(
+        await run(
+          h.processor.refund({ ...partial, idempotencyKey: randomUUID(), amount: 10_320 - 4_000 })
+        )
+      )
+      expect(rest._tag).toBe("Refunded")
+      expect(rest._tag === "Refunded" && first._tag === "Refunded" && rest.reference).not.toBe(
+        first._tag === "Refunded" && first.reference
+      )
+      expect(h.refunds()).toBe(before + 2)
+    })
+
+    it("a full refund in one call", async () => {
+      const { reference } = await paid()
+      const outcome = await run(
+        h.processor.refund({
+          idempotencyKey: randomUUID(),
+          paymentReference: reference,
+          amount: 10_320,
+          currency: "usd"
+        })
+      )
+      expect(Either.getOrThrow(outcome)._tag).toBe("Refunded")
+    })
+  })
+
+  describe("lookup", () => {
+    it("after a charge: finds it, or (no lookup API) says None and the same key repeats it safely", async () => {
+      const { request, reference } = await paid()
+      const before = h.payments()
+      const found = Either.getOrThrow(await run(h.processor.lookup(request.idempotencyKey)))
+      if (h.lookupFinds) {
+        expect(found).toEqual(
+          Option.some(expect.objectContaining({ _tag: "Succeeded", reference }))
+        )
+      } else {
+        expect(Option.isNone(found)).toBe(true)
+        const repeated = Either.getOrThrow(await run(h.processor.charge(request)))
+        expect(repeated).toMatchObject({ _tag: "Succeeded", reference })
+      }
+      expect(h.payments()).toBe(before)
+    })
+
+    it("says None for a key no payment was made with", async () => {
+      const found = await run(h.processor.lookup(randomUUID()))
+      expect(found).toEqual(Either.right(Option.none()))
+    })
+  })
+
+  describe("verifyCredentials", () => {
+    it("passes with the account's credentials", async () => {
+      expect(await run(h.processor.verifyCredentials())).toEqual(Either.right(undefined))
+    })
+
+    it("fails ProcessorRefused with a clear message for credentials the processor refuses", async () => {
+      const result = await run(h.refused.verifyCredentials())
+      expect(Either.isLeft(result) && result.left._tag).toBe("ProcessorRefused")
+      expect(Either.isLeft(result) && result.left.message).toMatch(/key|credential/i)
+    })
+
+    it("refused credentials take no payment", async () => {
+      const before = h.payments()
+      const result = await run(h.refused.charge(chargeOf(h.sources.credit)))
+      expect(Either.isLeft(result) && result.left._tag).toBe("ProcessorRefused")
+      expect(h.payments()).toBe(before)
+    })
+  })
+
+  describe("notifications", () => {
+    it("a validly signed dispute notification becomes DisputeOpened on the payment", async () => {
+      const { reference } = await paid()
+      const signed = h.disputeNotification(reference, h.webhookSecret)
+      const parsed = Either.getOrThrow(
+        await run(h.processor.parseNotification(signed.rawBody, signed.headers, h.webhookSecret))
+      )
+      expect(parsed).toContainEqual(
+        expect.objectContaining({
+          _tag: "DisputeOpened",
+          paymentReference: reference,
+          status: "needs_response"
+        })
+      )
+    })
+
+    it("the same notification signed with another secret is refused (signature)", async () => {
+      const { reference } = await paid()
+      const signed = h.disputeNotification(
+        reference,
+        h.webhookSecret.replace(/.$/, "0").replace(/^./, "1")
+      )
+      const parsed = await run(
+        h.processor.parseNotification(signed.rawBody, signed.headers, h.webhookSecret)
+      )
+      expect(Either.isLeft(parsed) && parsed.left.reason).toBe("signature")
+    })
+
+    it("a body changed after signing is refused (signature)", async () => {
+      const { reference } = await paid()
+      const signed = h.disputeNotification(reference, h.webhookSecret)
+      const tampered = signed.rawBody.replace(/10320/g, "1")
+      expect(tampered).not.toBe(signed.rawBody)
+      const parsed = await run(
+        h.processor.parseNotification(tampered, signed.headers, h.webhookSecret)
+      )
+      expect(Either.isLeft(parsed) && parsed.left.reason).toBe("signature")
+    })
+
+    it("a body that is not a notification is refused", async () => {
+      const parsed = await run(h.processor.parseNotification("not json", {}, h.webhookSecret))
+      expect(Either.isLeft(parsed) && parsed.left._tag).toBe("NotificationInvalid")
+    })
+  })
+})

@@ -1,0 +1,105 @@
+/**
+ * The processors the conformance suite runs against: each adapter talking to its local fake
+ * (the SDK pointed at it). A harness says what differs between processors: the sources, how
+ * to count the payments the processor made, how its notifications are made.
+ */
+
+import * as AdyenAdapter from "../../src/processors/adyen/AdyenProcessor.js"
+import type { PaymentProcessor } from "../../src/processors/PaymentProcessor.js"
+import * as StripeAdapter from "../../src/processors/stripe/StripeProcessor.js"
+import { startFakeAdyen } from "../fakes/FakeAdyen.js"
+import { startFakeStripe } from "../fakes/FakeStripe.js"
+
+/** A signed notification, as the processor would POST it. */
+export interface Signed {
+  readonly rawBody: string
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export interface Harness {
+  readonly processor: PaymentProcessor
+  /** The same processor with credentials it refuses. */
+  readonly refused: PaymentProcessor
+  readonly webhookSecret: string
+  readonly sources: {
+    readonly credit: string
+    readonly debit: string
+    readonly declined: string
+    readonly unknown: string
+  }
+  /** Payments that took money at the processor. */
+  readonly payments: () => number
+  /** Refunds the processor made. */
+  readonly refunds: () => number
+  /** Whether `lookup` can find a payment (Adyen's Checkout API cannot: recovery repeats). */
+  readonly lookupFinds: boolean
+  /** A dispute on a payment, notified and signed with `secret`. */
+  readonly disputeNotification: (paymentReference: string, secret: string) => Signed
+  readonly close: () => Promise<void>
+}
+
+export const stripeHarness = async (): Promise<Harness> => {
+  const fake = await startFakeStripe()
+  const settings = (secretKey: string) => ({
+    credentials: { secretKey, webhookSecret: "whsec_levy_conformance" },
+    apiBaseUrl: fake.url,
+    livemode: false
+  })
+  return {
+    processor: StripeAdapter.make(settings(fake.secretKey)),
+    refused: StripeAdapter.make(settings("sk_test_not_a_real_key_0000")),
+    webhookSecret: "whsec_levy_conformance",
+    sources: {
+      credit: "pm_card_visa",
+      debit: "ctoken_visa_debit",
+      declined: "pm_card_chargeDeclined",
+      unknown: "pm_card_doesNotExist"
+    },
+    payments: () => fake.payments().filter((p) => p.status === "succeeded").length,
+    refunds: () => fake.payments().reduce((n, p) => n + p.refunds.length, 0),
+    lookupFinds: true,
+    disputeNotification: (reference, secret) => {
+      const event = fake.dispute(reference)
+      return fake.signedEvent(event.type, event.data.object, secret)
+    },
+    close: fake.close
+  }
+}
+
+const card = (number: string, holderName = "Levy Conformance") =>
+  JSON.stringify({
+    type: "scheme",
+    encryptedCardNumber: `test_${number}`,
+    encryptedExpiryMonth: "test_03",
+    encryptedExpiryYear: "test_2030",
+    encryptedSecurityCode: "test_737",
+    holderName
+  })
+
+export const ADYEN_HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
+
+export const adyenHarness = async (): Promise<Harness> => {
+  const fake = await startFakeAdyen()
+  const settings = (apiKey: string) => ({
+    credentials: { apiKey, merchantAccount: fake.merchantAccount, hmacKey: ADYEN_HMAC_KEY },
+    apiBaseUrl: fake.url,
+    livemode: false
+  })
+  return {
+    processor: AdyenAdapter.make(settings(fake.apiKey)),
+    refused: AdyenAdapter.make(settings("AQE_wrong_key")),
+    webhookSecret: ADYEN_HMAC_KEY,
+    sources: {
+      credit: card("4111111111111111"),
+      debit: card("4400000000000008"),
+      declined: card("4111111111111111", "DECLINED"),
+      unknown: card("1234567890123456")
+    },
+    payments: () => fake.payments().filter((p) => p.resultCode === "Authorised").length,
+    refunds: () => fake.payments().reduce((n, p) => n + p.refunds.length, 0),
+    lookupFinds: false,
+    disputeNotification: (reference, secret) =>
+      fake.notification([fake.chargeback(reference)], secret),
+    close: fake.close
+  }
+}
