@@ -313,38 +313,42 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
     FLOW_TIMEOUT
   )
 
-  it("in live mode, holds a raised fee as a pending change that another key approves", async () => {
-    expect(installed).toBe(true)
-    await page.setViewportSize({ width: 1280, height: 900 })
-    await page.goto(`${server.url}/dashboard#/fees`)
-    await page.evaluate("sessionStorage.clear()")
-    await signIn(LIVE_SECRET)
-    await expect.poll(() => page.getByTestId("mode").textContent()).toContain("LIVE MODE")
-    await page.getByRole("link", { name: "Fee configuration" }).click()
-    await page.getByLabel("Percentage (%)").fill("3.5")
-    await page.getByRole("button", { name: "Save" }).click()
-    await page.getByText("Saved as a pending change").waitFor()
-    await page.getByRole("heading", { name: "Pending change" }).waitFor()
-    await shot(page, "fees-live-pending")
-    // The requester may not approve its own change: the API's refusal, shown as its message.
-    const refused = await call(server.url, "POST", "/v1/fee-configs/pending/approve", {
-      key: LIVE_SECRET
-    })
-    expect(refused.status).toBe(403)
-    await page.getByRole("button", { name: "Approve" }).click()
-    await expect
-      .poll(() => page.getByRole("alert").textContent())
-      .toBe((refused.body as { error: { message: string } }).error.message)
-    // Another live key approves it from the page.
-    await page.getByRole("button", { name: "Sign out" }).click()
-    await signIn(LIVE_SECRET_2)
-    await page.getByRole("link", { name: "Fee configuration" }).click()
-    await page.getByRole("button", { name: "Approve" }).click()
-    await page.getByText("Pending change approved and applied.").waitFor()
-    await expect.poll(() => page.getByTestId("current-fee").textContent()).toMatch(/^3\.5 % \+/)
-    const live = await call(server.url, "GET", "/v1/fee-configs", { key: LIVE_SECRET })
-    expect(live.body).toMatchObject({ percentage: 3.5, livemode: true })
-    expect((live.body as { pendingChange?: unknown }).pendingChange).toBeUndefined()
-    expect(errors).toStrictEqual([])
-  })
+  it(
+    "in live mode, holds a raised fee as a pending change that another key approves",
+    async () => {
+      expect(installed).toBe(true)
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.goto(`${server.url}/dashboard#/fees`)
+      await page.evaluate("sessionStorage.clear()")
+      await signIn(LIVE_SECRET)
+      await expect.poll(() => page.getByTestId("mode").textContent()).toContain("LIVE MODE")
+      await page.getByRole("link", { name: "Fee configuration" }).click()
+      await page.getByLabel("Percentage (%)").fill("3.5")
+      await page.getByRole("button", { name: "Save" }).click()
+      await page.getByText("Saved as a pending change").waitFor()
+      await page.getByRole("heading", { name: "Pending change" }).waitFor()
+      await shot(page, "fees-live-pending")
+      // The requester may not approve its own change: the API's refusal, shown as its message.
+      const refused = await call(server.url, "POST", "/v1/fee-configs/pending/approve", {
+        key: LIVE_SECRET
+      })
+      expect(refused.status).toBe(403)
+      await page.getByRole("button", { name: "Approve" }).click()
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toBe((refused.body as { error: { message: string } }).error.message)
+      // Another live key approves it from the page.
+      await page.getByRole("button", { name: "Sign out" }).click()
+      await signIn(LIVE_SECRET_2)
+      await page.getByRole("link", { name: "Fee configuration" }).click()
+      await page.getByRole("button", { name: "Approve" }).click()
+      await page.getByText("Pending change approved and applied.").waitFor()
+      await expect.poll(() => page.getByTestId("current-fee").textContent()).toMatch(/^3\.5 % \+/)
+      const live = await call(server.url, "GET", "/v1/fee-configs", { key: LIVE_SECRET })
+      expect(live.body).toMatchObject({ percentage: 3.5, livemode: true })
+      expect((live.body as { pendingChange?: unknown }).pendingChange).toBeUndefined()
+      expect(errors).toStrictEqual([])
+    },
+    FLOW_TIMEOUT
+  )
 })
