@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * The `levy` executable: `node --import tsx packages/server/src/main.ts <command>`.
+ * The `levy` executable: the published package's `bin` (dist/main.js), and in the workspace
+ * `node --import tsx packages/server/src/main.ts <command>`.
  * Logs are JSON lines on stderr; what a command prints for people (keys, results) is on
  * stdout. A bad command line exits 2 (@effect/cli has already printed what is wrong with
  * it), a failure 1, SIGTERM/SIGINT 0 once everything is closed.

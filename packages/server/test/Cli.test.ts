@@ -173,6 +173,16 @@ describe("levy CLI", () => {
     expect(again.stderr).toContain("No fee configuration change is pending.")
   }, 45_000)
 
+  it("--version prints the version of @levy/server's package.json and exits 0", async () => {
+    const proc = levy(["--version"])
+    running.push(proc)
+    expect(await proc.exited).toBe(0)
+    const manifest = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8")
+    ) as { version: string }
+    expect(proc.stdout.trim()).toBe(manifest.version)
+  }, 30_000)
+
   it("an unknown command exits 2 with the usage", async () => {
     const proc = levy(["frobnicate"])
     running.push(proc)

@@ -23,6 +23,7 @@ import type * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Config, ConfigProvider, Data, Effect, Option, Ref } from "effect"
 import * as Keys from "../Keys.js"
+import { version } from "../Version.js"
 import * as Store from "./Store.js"
 
 /** A command line that parses but cannot run as given (a missing `DATABASE_URL`, a bad port). */
@@ -329,7 +330,7 @@ export const runWith = <E, R>(
   argv: ReadonlyArray<string>,
   run: (command: Command) => Effect.Effect<void, E, R>
 ) =>
-  CliCommand.run(make(run), { name: "levy", version: "0.1.0", executable: "levy" })([
+  CliCommand.run(make(run), { name: "levy", version, executable: "levy" })([
     "node",
     "levy",
     ...argv

@@ -20,8 +20,16 @@ import type { Route } from "./Routes.js"
 
 export const PATH = "/dashboard"
 
-/** Where packages/dashboard's build writes (the workspace layout). */
-export const defaultDir = fileURLToPath(new URL("../../../dashboard/dist/", import.meta.url))
+const WORKSPACE_DIR = fileURLToPath(new URL("../../../dashboard/dist/", import.meta.url))
+const PUBLISHED_DIR = fileURLToPath(new URL("../dashboard/", import.meta.url))
+
+/**
+ * The dashboard's build: dist/dashboard in the published package (build.ts copies it there),
+ * else where packages/dashboard's build writes (the workspace layout).
+ */
+export const defaultDir = existsSync(join(PUBLISHED_DIR, "index.html"))
+  ? PUBLISHED_DIR
+  : WORKSPACE_DIR
 
 /** Every dashboard path, for the edge (no key, no limit) and the 404/405 table. */
 export const routes: ReadonlyArray<Route> = [{ method: "GET", pattern: /^\/dashboard(\/.*)?$/ }]
