@@ -1,0 +1,140 @@
+/**
+ * The research record of one jurisdiction (`research/<CODE>.json`), as the research and the
+ * rule model agree on it: dated versions that tile time, each with scoped rules and sources.
+ * The schema checks the shape; `problems` checks what a schema cannot (tiling, codes, caps).
+ */
+import { Either, ParseResult, Schema } from "effect"
+
+const IsoDate = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
+  Schema.filter((text) => isCalendarDate(text), { message: () => "not a calendar date" })
+)
+
+/** A decimal written as text ("3", "1.5"): money and percentages are never floats. */
+const DecimalText = Schema.String.pipe(
+  Schema.pattern(/^\d{1,9}(\.\d{1,6})?$/, {
+    message: () => 'a decimal as a string, e.g. "3" or "1.5"'
+  })
+)
+
+const PercentText = DecimalText.pipe(
+  Schema.filter((text) => Number(text) <= 100, { message: () => "a percentage of at most 100" })
+)
+
+export const Scheme = Schema.Literal("four_party", "three_party", "national_debit")
+export type Scheme = typeof Scheme.Type
+
+export const CardCategory = Schema.Literal("consumer", "commercial")
+export type CardCategory = typeof CardCategory.Type
+
+/** Where the card was issued, seen from the place of the payment. */
+export const Issuing = Schema.Literal("domestic", "same_area", "foreign")
+export type Issuing = typeof Issuing.Type
+
+const CardType = Schema.Literal("credit", "debit", "prepaid")
+const Channel = Schema.Literal("online", "in_person")
+const FeeType = Schema.Literal("surcharge", "convenience_fee")
+
+/** The payments a rule applies to; a missing field means any. */
+export const Scope = Schema.Struct({
+  schemes: Schema.optional(Schema.Array(Scheme)),
+  cardCategories: Schema.optional(Schema.Array(CardCategory)),
+  issuing: Schema.optional(Schema.Array(Issuing)),
+  cardTypes: Schema.optional(Schema.Array(CardType)),
+  channels: Schema.optional(Schema.Array(Channel)),
+  networks: Schema.optional(Schema.Array(Schema.String.pipe(Schema.pattern(/^[a-z0-9_]+$/)))),
+  feeTypes: Schema.optional(Schema.Array(FeeType))
+})
+export type Scope = typeof Scope.Type
+
+/** Limits that bind together. */
+export const Limit = Schema.Struct({
+  maxPercentage: Schema.NullOr(PercentText),
+  maxFlatFee: Schema.NullOr(DecimalText),
+  costOfAcceptance: Schema.Boolean
+})
+export type Limit = typeof Limit.Type
+
+export const Status = Schema.Literal("permitted", "prohibited", "uncertain")
+export const Confidence = Schema.Literal("high", "medium", "low")
+
+export const ResearchRule = Schema.Struct({
+  scope: Scope,
+  status: Status,
+  limit: Schema.NullOr(Limit),
+  /** The merchant may elect any one of these; when set, `limit` is ignored. */
+  alternatives: Schema.NullOr(Schema.Array(Limit).pipe(Schema.minItems(1))),
+  standardChannelOnly: Schema.Boolean,
+  requiresDisclosure: Schema.Boolean,
+  disclosureText: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  notes: Schema.String
+})
+export type ResearchRule = typeof ResearchRule.Type
+
+export const Source = Schema.Struct({
+  url: Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/)),
+  title: Schema.String,
+  kind: Schema.Literal("statute", "regulator", "network", "secondary"),
+  quote: Schema.String.pipe(Schema.maxLength(300))
+})
+export type Source = typeof Source.Type
+
+export const Version = Schema.Struct({
+  effectiveFrom: IsoDate,
+  effectiveUntil: Schema.NullOr(IsoDate),
+  confidence: Confidence,
+  rules: Schema.Array(ResearchRule).pipe(Schema.minItems(1)),
+  sources: Schema.Array(Source).pipe(Schema.minItems(1)),
+  notes: Schema.String
+})
+export type Version = typeof Version.Type
+
+export const Record = Schema.Struct({
+  code: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}(-[A-Z0-9-]{1,40})?$/)),
+  kind: Schema.Literal("place", "network", "channel"),
+  name: Schema.String,
+  currency: Schema.String.pipe(Schema.pattern(/^[a-z]{3}$/)),
+  checkedOn: IsoDate,
+  versions: Schema.Array(Version).pipe(Schema.minItems(1))
+})
+export type Record = typeof Record.Type
+
+/** What a schema cannot see: versions that do not tile, a code that is not its file's name. */
+export const problems = (record: Record, fileCode?: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  if (fileCode !== undefined && fileCode !== record.code) {
+    found.push(`code ${record.code} is not the file's name ${fileCode}.json`)
+  }
+  record.versions.forEach((v, i) => {
+    const next = record.versions[i + 1]
+    const at = `versions[${i}] (${v.effectiveFrom})`
+    if (v.effectiveUntil !== null && v.effectiveUntil <= v.effectiveFrom) {
+      found.push(`${at}: effectiveUntil ${v.effectiveUntil} is not after effectiveFrom`)
+    }
+    if (next === undefined && v.effectiveUntil !== null) {
+      found.push(`${at}: the last version must be open-ended (effectiveUntil null)`)
+    }
+    if (next !== undefined && v.effectiveUntil !== next.effectiveFrom) {
+      found.push(
+        `${at}: effectiveUntil ${v.effectiveUntil} must equal the next version's effectiveFrom ${next.effectiveFrom}`
+      )
+    }
+  })
+  return found
+}
+
+/** A research record from untrusted JSON, or every reason it is not one. */
+export const decode = (json: unknown, fileCode?: string): Either.Either<Record, string> => {
+  const decoded = Schema.decodeUnknownEither(Record, { errors: "all" })(json)
+  if (Either.isLeft(decoded)) {
+    return Either.left(ParseResult.TreeFormatter.formatErrorSync(decoded.left))
+  }
+  const found = problems(decoded.right, fileCode)
+  return found.length === 0 ? Either.right(decoded.right) : Either.left(found.join("\n"))
+}
+
+function isCalendarDate(text: string): boolean {
+  const [y, m, d] = text.split("-").map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(y, m - 1, d))
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+}

@@ -1,0 +1,174 @@
+/**
+ * Every research record in `research/` validates against the format both engineers agreed on
+ * (docs/compliance.md, "Research records"), and the module that imports them lists them all:
+ * a record that does not validate fails the build here, loudly, with every reason.
+ */
+import { readdirSync, readFileSync } from "node:fs"
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import * as Research from "../src/Research.js"
+import { render } from "../src/ResearchIndex.js"
+
+const dir = new URL("../research/", import.meta.url)
+const names = readdirSync(dir).filter((name) => name.endsWith(".json"))
+const isRecordOrKeep = (name: string) => name.endsWith(".json") || name === ".gitkeep"
+
+describe("research records", () => {
+  it("research/ holds only JSON records", () => {
+    expect(readdirSync(dir).filter((name) => !isRecordOrKeep(name))).toEqual([])
+  })
+
+  it("src/researchFiles.ts imports every record (else run `npx -y pnpm@10 rules:index`)", () => {
+    const written = readFileSync(new URL("../src/researchFiles.ts", import.meta.url), "utf8")
+    expect(written).toBe(render(readdirSync(dir)))
+  })
+
+  it.each(names)("%s validates", (name) => {
+    const json: unknown = JSON.parse(readFileSync(new URL(name, dir), "utf8"))
+    const decoded = Research.decode(json, name.slice(0, -".json".length))
+    if (Either.isLeft(decoded)) throw new Error(`research/${name} is invalid:\n${decoded.left}`)
+    expect(decoded.right.versions.every((v) => v.sources.length > 0)).toBe(true)
+  })
+})
+
+/** A minimal valid record, to break one thing at a time. */
+const valid = {
+  code: "SE",
+  kind: "place",
+  name: "Sweden",
+  currency: "sek",
+  checkedOn: "2026-11-24",
+  versions: [
+    {
+      effectiveFrom: "1900-01-01",
+      effectiveUntil: "2018-01-13",
+      confidence: "low",
+      rules: [
+        {
+          scope: {},
+          status: "uncertain",
+          limit: null,
+          alternatives: null,
+          standardChannelOnly: false,
+          requiresDisclosure: false,
+          notes: "before PSD2"
+        }
+      ],
+      sources: [
+        { url: "https://example.org/a", title: "A", kind: "secondary", quote: "a passage" }
+      ],
+      notes: ""
+    },
+    {
+      effectiveFrom: "2018-01-13",
+      effectiveUntil: null,
+      confidence: "high",
+      rules: [
+        {
+          scope: { cardCategories: ["consumer"] },
+          status: "prohibited",
+          limit: null,
+          alternatives: null,
+          standardChannelOnly: false,
+          requiresDisclosure: true,
+          notes: "PSD2 Art. 62(4)"
+        }
+      ],
+      sources: [{ url: "https://example.org/b", title: "B", kind: "statute", quote: "no charges" }],
+      notes: ""
+    }
+  ]
+}
+
+type Json = { [key: string]: unknown }
+const edit = (change: (record: Json & typeof valid) => void): unknown => {
+  const copy = structuredClone(valid) as Json & typeof valid
+  change(copy)
+  return copy
+}
+const reasons = (json: unknown, file = "SE"): string =>
+  Either.match(Research.decode(json, file), { onLeft: (e) => e, onRight: () => "" })
+
+describe("the validator refuses", () => {
+  it("accepts the valid record", () => {
+    expect(reasons(valid)).toBe("")
+  })
+
+  it("a gap between versions", () => {
+    const json = edit((r) => {
+      r.versions[0]!.effectiveUntil = "2018-01-12"
+    })
+    expect(reasons(json)).toContain("must equal the next version's effectiveFrom 2018-01-13")
+  })
+
+  it("an overlap (a version ending after the next starts)", () => {
+    const json = edit((r) => {
+      r.versions[0]!.effectiveUntil = "2019-01-01"
+    })
+    expect(reasons(json)).toContain("must equal the next version's effectiveFrom")
+  })
+
+  it("a closed last version", () => {
+    const json = edit((r) => {
+      ;(r.versions[1] as Json).effectiveUntil = "2030-01-01"
+    })
+    expect(reasons(json)).toContain("must be open-ended")
+  })
+
+  it("a version without sources", () => {
+    const json = edit((r) => {
+      r.versions[1]!.sources = []
+    })
+    expect(reasons(json)).toContain("sources")
+  })
+
+  it("a percentage as a number, not decimal text", () => {
+    const json = edit((r) => {
+      ;(r.versions[1]!.rules[0] as Json).limit = {
+        maxPercentage: 3,
+        maxFlatFee: null,
+        costOfAcceptance: false
+      }
+    })
+    expect(reasons(json)).toContain("maxPercentage")
+  })
+
+  it("a percentage above 100", () => {
+    const json = edit((r) => {
+      ;(r.versions[1]!.rules[0] as Json).limit = {
+        maxPercentage: "101",
+        maxFlatFee: null,
+        costOfAcceptance: false
+      }
+    })
+    expect(reasons(json)).toContain("at most 100")
+  })
+
+  it("an unknown scheme, status or date", () => {
+    expect(
+      reasons(
+        edit((r) => {
+          r.versions[1]!.rules[0]!.scope = { schemes: ["two_party"] } as never
+        })
+      )
+    ).toContain("two_party")
+    expect(
+      reasons(
+        edit((r) => {
+          r.versions[1]!.rules[0]!.status = "allowed"
+        })
+      )
+    ).toContain("allowed")
+    expect(
+      reasons(
+        edit((r) => {
+          r.versions[1]!.effectiveFrom = "2018-02-30"
+        })
+      )
+    ).toContain("not a calendar date")
+  })
+
+  it("a record whose code is not its file name", () => {
+    expect(reasons(valid, "NO")).toContain("is not the file's name NO.json")
+  })
+})
