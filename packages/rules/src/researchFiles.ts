@@ -23,30 +23,35 @@ import r20 from "../research/IN.json" with { type: "json" }
 import r21 from "../research/IS.json" with { type: "json" }
 import r22 from "../research/JP.json" with { type: "json" }
 import r23 from "../research/KR.json" with { type: "json" }
-import r24 from "../research/LI.json" with { type: "json" }
-import r25 from "../research/LT.json" with { type: "json" }
-import r26 from "../research/LU.json" with { type: "json" }
-import r27 from "../research/LV.json" with { type: "json" }
-import r28 from "../research/MT.json" with { type: "json" }
-import r29 from "../research/MX.json" with { type: "json" }
-import r30 from "../research/PA.json" with { type: "json" }
-import r31 from "../research/PH.json" with { type: "json" }
-import r32 from "../research/PL.json" with { type: "json" }
-import r33 from "../research/PT.json" with { type: "json" }
-import r34 from "../research/RO.json" with { type: "json" }
-import r35 from "../research/SA.json" with { type: "json" }
-import r36 from "../research/SE.json" with { type: "json" }
-import r37 from "../research/SG.json" with { type: "json" }
-import r38 from "../research/SI.json" with { type: "json" }
-import r39 from "../research/SK.json" with { type: "json" }
-import r40 from "../research/TH.json" with { type: "json" }
-import r41 from "../research/TR.json" with { type: "json" }
-import r42 from "../research/TW.json" with { type: "json" }
-import r43 from "../research/US-AS.json" with { type: "json" }
-import r44 from "../research/US-GU.json" with { type: "json" }
-import r45 from "../research/US-MP.json" with { type: "json" }
-import r46 from "../research/US-VI.json" with { type: "json" }
-import r47 from "../research/ZA.json" with { type: "json" }
+import r24 from "../research/KW.json" with { type: "json" }
+import r25 from "../research/LI.json" with { type: "json" }
+import r26 from "../research/LT.json" with { type: "json" }
+import r27 from "../research/LU.json" with { type: "json" }
+import r28 from "../research/LV.json" with { type: "json" }
+import r29 from "../research/MT.json" with { type: "json" }
+import r30 from "../research/MX.json" with { type: "json" }
+import r31 from "../research/NG.json" with { type: "json" }
+import r32 from "../research/PA.json" with { type: "json" }
+import r33 from "../research/PE.json" with { type: "json" }
+import r34 from "../research/PH.json" with { type: "json" }
+import r35 from "../research/PL.json" with { type: "json" }
+import r36 from "../research/PT.json" with { type: "json" }
+import r37 from "../research/QA.json" with { type: "json" }
+import r38 from "../research/RO.json" with { type: "json" }
+import r39 from "../research/SA.json" with { type: "json" }
+import r40 from "../research/SE.json" with { type: "json" }
+import r41 from "../research/SG.json" with { type: "json" }
+import r42 from "../research/SI.json" with { type: "json" }
+import r43 from "../research/SK.json" with { type: "json" }
+import r44 from "../research/TH.json" with { type: "json" }
+import r45 from "../research/TR.json" with { type: "json" }
+import r46 from "../research/TW.json" with { type: "json" }
+import r47 from "../research/US-AS.json" with { type: "json" }
+import r48 from "../research/US-GU.json" with { type: "json" }
+import r49 from "../research/US-MP.json" with { type: "json" }
+import r50 from "../research/US-VI.json" with { type: "json" }
+import r51 from "../research/VN.json" with { type: "json" }
+import r52 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -74,28 +79,33 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "IS.json", json: r21 },
   { file: "JP.json", json: r22 },
   { file: "KR.json", json: r23 },
-  { file: "LI.json", json: r24 },
-  { file: "LT.json", json: r25 },
-  { file: "LU.json", json: r26 },
-  { file: "LV.json", json: r27 },
-  { file: "MT.json", json: r28 },
-  { file: "MX.json", json: r29 },
-  { file: "PA.json", json: r30 },
-  { file: "PH.json", json: r31 },
-  { file: "PL.json", json: r32 },
-  { file: "PT.json", json: r33 },
-  { file: "RO.json", json: r34 },
-  { file: "SA.json", json: r35 },
-  { file: "SE.json", json: r36 },
-  { file: "SG.json", json: r37 },
-  { file: "SI.json", json: r38 },
-  { file: "SK.json", json: r39 },
-  { file: "TH.json", json: r40 },
-  { file: "TR.json", json: r41 },
-  { file: "TW.json", json: r42 },
-  { file: "US-AS.json", json: r43 },
-  { file: "US-GU.json", json: r44 },
-  { file: "US-MP.json", json: r45 },
-  { file: "US-VI.json", json: r46 },
-  { file: "ZA.json", json: r47 }
+  { file: "KW.json", json: r24 },
+  { file: "LI.json", json: r25 },
+  { file: "LT.json", json: r26 },
+  { file: "LU.json", json: r27 },
+  { file: "LV.json", json: r28 },
+  { file: "MT.json", json: r29 },
+  { file: "MX.json", json: r30 },
+  { file: "NG.json", json: r31 },
+  { file: "PA.json", json: r32 },
+  { file: "PE.json", json: r33 },
+  { file: "PH.json", json: r34 },
+  { file: "PL.json", json: r35 },
+  { file: "PT.json", json: r36 },
+  { file: "QA.json", json: r37 },
+  { file: "RO.json", json: r38 },
+  { file: "SA.json", json: r39 },
+  { file: "SE.json", json: r40 },
+  { file: "SG.json", json: r41 },
+  { file: "SI.json", json: r42 },
+  { file: "SK.json", json: r43 },
+  { file: "TH.json", json: r44 },
+  { file: "TR.json", json: r45 },
+  { file: "TW.json", json: r46 },
+  { file: "US-AS.json", json: r47 },
+  { file: "US-GU.json", json: r48 },
+  { file: "US-MP.json", json: r49 },
+  { file: "US-VI.json", json: r50 },
+  { file: "VN.json", json: r51 },
+  { file: "ZA.json", json: r52 }
 ]
