@@ -14,8 +14,8 @@
  *
  * Cards: Adyen's test environment takes unencrypted values prefixed `test_` in the
  * `encrypted…` fields (`test_4111111111111111`); the fake knows the numbers below. The
- * `holderName` picks the outcome as in Adyen's test result codes: `DECLINED` and
- * `NOT_ENOUGH_BALANCE` are refused; `CHARGEBACK` (the fake's own) authorises and then sends
+ * `holderName` picks the outcome as in Adyen's test result codes: `DECLINED`, `BLOCK_CARD`,
+ * `CARD_EXPIRED` and `NOT_ENOUGH_BALANCE` are refused, `PENDING` is `Received`; `CHARGEBACK` (the fake's own) authorises and then sends
  * a NOTIFICATION_OF_CHARGEBACK.
  */
 import { createHmac } from "node:crypto"
@@ -45,8 +45,11 @@ export const ADYEN_TEST_CARDS: Readonly<Record<string, TestCard>> = {
   "4988438843884305": { brand: "visa", fundingSource: "CREDIT", commercial: false, country: "ES" }
 }
 
+/** Adyen's "testing result codes" table: holderName → refusal reason and code. */
 const REFUSALS: Readonly<Record<string, { readonly reason: string; readonly code: string }>> = {
   DECLINED: { reason: "Refused", code: "2" },
+  BLOCK_CARD: { reason: "Blocked Card", code: "5" },
+  CARD_EXPIRED: { reason: "Expired Card", code: "6" },
   NOT_ENOUGH_BALANCE: { reason: "Not enough balance", code: "12" }
 }
 
@@ -64,7 +67,7 @@ export interface FakeAdyenPayment {
   readonly idempotencyKey: string | undefined
   readonly merchantReference: string
   readonly amount: { readonly value: number; readonly currency: string }
-  readonly resultCode: "Authorised" | "Refused"
+  readonly resultCode: "Authorised" | "Refused" | "Received"
   readonly metadata: Readonly<Record<string, string>>
   readonly refunds: Array<{ readonly pspReference: string; readonly value: number }>
   refunded: number
@@ -189,21 +192,23 @@ export const startFakeAdyen = async (options: FakeAdyenOptions = {}) => {
       idempotencyKey: key,
       merchantReference: body.reference,
       amount: { value: amount.value as number, currency: amount.currency },
-      resultCode: refusal === undefined ? "Authorised" : "Refused",
+      resultCode:
+        refusal !== undefined ? "Refused" : holder === "PENDING" ? "Received" : "Authorised",
       metadata: (body.metadata ?? {}) as Record<string, string>,
       refunds: [],
       refunded: 0,
       disputed: false
     }
     payments.push(payment)
-    emit({
-      eventCode: "AUTHORISATION",
-      pspReference: payment.pspReference,
-      merchantReference: payment.merchantReference,
-      amount: payment.amount,
-      success: refusal === undefined ? "true" : "false",
-      ...(refusal === undefined ? {} : { reason: refusal.reason })
-    })
+    if (payment.resultCode !== "Received")
+      emit({
+        eventCode: "AUTHORISATION",
+        pspReference: payment.pspReference,
+        merchantReference: payment.merchantReference,
+        amount: payment.amount,
+        success: refusal === undefined ? "true" : "false",
+        ...(refusal === undefined ? {} : { reason: refusal.reason })
+      })
     if (holder === "CHARGEBACK") chargeback(payment.pspReference)
     return {
       status: 200,

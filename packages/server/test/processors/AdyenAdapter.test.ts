@@ -169,6 +169,25 @@ describe("Adyen adapter: refusals", () => {
     expect(fake.requests().length).toBe(before)
   })
 
+  it("an expired card: Declined expired_card", async () => {
+    const outcome = await run(
+      adapter().charge(request({ source: card("4111111111111111", "CARD_EXPIRED") }))
+    )
+    expect(Either.getOrThrow(outcome)).toMatchObject({
+      _tag: "Declined",
+      code: "expired_card",
+      message: "Expired Card"
+    })
+  })
+
+  it("Received (an outcome to come by webhook): Pending with the pspReference", async () => {
+    const outcome = Either.getOrThrow(
+      await run(adapter().charge(request({ source: card("4111111111111111", "PENDING") })))
+    )
+    expect(outcome._tag).toBe("Pending")
+    expect(outcome._tag === "Pending" && outcome.reference).toMatch(/^\d{16}$/)
+  })
+
   it("refused for lack of balance: Declined insufficient_funds", async () => {
     const outcome = await run(
       adapter().charge(request({ source: card("4111111111111111", "NOT_ENOUGH_BALANCE") }))
