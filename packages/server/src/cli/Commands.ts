@@ -11,13 +11,11 @@ import { ComplianceRules } from "@levy/core"
 import { AccountRepository, Tenant } from "@levy/storage"
 import { Console, Effect, Layer, Option } from "effect"
 import * as Accounts from "../Accounts.js"
-import { PaymentProcessors } from "../charges/PaymentProcessor.js"
+import * as ApiServices from "../ApiServices.js"
 import * as DevAccount from "../DevAccount.js"
 import * as FeeConfigChanges from "../feeConfigs/Changes.js"
-import * as Housekeeping from "../Housekeeping.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
-import * as KeyResolverStorage from "../KeyResolverStorage.js"
 import * as Server from "../Server.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, UsageError } from "./Args.js"
@@ -37,31 +35,24 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
       )
     )
   )
-  const server = Layer.unwrapEffect(
-    Effect.map(Timeouts.fromEnv, (timeouts) =>
-      Server.layer({
-        port: command.port,
-        timeouts,
-        ...(command.host === undefined ? {} : { host: command.host })
-      })
-    )
-  ).pipe(
-    Layer.provide([
-      KeyResolverStorage.layer(),
-      RateLimitStore.layerFromEnv,
-      EdgeConfigEnv.layer,
-      ComplianceRules.Live,
-      PaymentProcessors.layerTestOnly
-    ]),
-    // The whole store, so handlers can use every repository; the development account
-    // exists before the server accepts its first request.
-    Layer.provide(devAccount),
-    // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
-    Layer.provide(DispatcherLayer.layerFromEnv),
-    // Expired idempotency records deleted hourly.
-    Layer.provide(Housekeeping.layer()),
-    Layer.provideMerge(storage)
-  )
+  const server = ApiServices.provide(
+    Layer.unwrapEffect(
+      Effect.map(Timeouts.fromEnv, (timeouts) =>
+        Server.layer({
+          port: command.port,
+          timeouts,
+          ...(command.host === undefined ? {} : { host: command.host })
+        })
+      )
+      // The development account exists before the server accepts its first request.
+    ).pipe(Layer.provide(devAccount)),
+    {
+      rateLimiter: RateLimitStore.layerFromEnv,
+      edge: EdgeConfigEnv.layer,
+      dispatcher: DispatcherLayer.layerFromEnv
+    }
+    // The whole store, so handlers can use every repository.
+  ).pipe(Layer.provideMerge(storage))
   return Effect.gen(function* () {
     const http = yield* HttpServer.HttpServer
     const address = http.address

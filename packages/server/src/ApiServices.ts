@@ -1,0 +1,39 @@
+/**
+ * What the `/v1` API runs on besides HTTP and the store, the same for `levy serve` and for
+ * the API mounted into another app (Mount.ts): keys resolved from the store, the rate limiter
+ * and the edge's limits chosen by the caller, the ruleset, the payment processors, webhook
+ * delivery in the background and the idempotency sweep.
+ */
+import type * as RateLimiter from "@effect/experimental/RateLimiter"
+import { ComplianceRules } from "@levy/core"
+import { Layer } from "effect"
+import { PaymentProcessors } from "./charges/PaymentProcessor.js"
+import * as Housekeeping from "./Housekeeping.js"
+import type { EdgeConfig } from "./http/EdgeConfig.js"
+import * as KeyResolverStorage from "./KeyResolverStorage.js"
+import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
+
+export interface Settings<E> {
+  readonly rateLimiter: Layer.Layer<RateLimiter.RateLimiter>
+  readonly edge: Layer.Layer<EdgeConfig, E>
+  /** Webhook delivery: `DispatcherLayer.layer(config)` or `DispatcherLayer.layerFromEnv`. */
+  readonly dispatcher:
+    | ReturnType<typeof DispatcherLayer.layer>
+    | typeof DispatcherLayer.layerFromEnv
+}
+
+/** `api` with everything it needs but the store (`Storage.Repositories` and `Ids`). */
+export const provide = <A, E1, R, E2>(api: Layer.Layer<A, E1, R>, settings: Settings<E2>) =>
+  api.pipe(
+    Layer.provide([
+      KeyResolverStorage.layer(),
+      settings.rateLimiter,
+      settings.edge,
+      ComplianceRules.Live,
+      PaymentProcessors.layerTestOnly
+    ]),
+    // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
+    Layer.provide(settings.dispatcher),
+    // Expired idempotency records deleted hourly.
+    Layer.provide(Housekeeping.layer())
+  )
