@@ -126,4 +126,4 @@ const push = <V>(map: Map<string, Array<V>>, key: string, value: V) => {
 }
 
 /** The shipped ruleset. */
-export const DEFAULT: Ruleset = fromSource(source as SourceDataset)
+export const DEFAULT: Ruleset = /* @__PURE__ */ fromSource(source as SourceDataset)
