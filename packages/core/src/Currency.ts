@@ -66,6 +66,9 @@ const MINIMUMS: Readonly<Record<string, number>> = {
   krw: 50
 }
 
+/** Two-decimal currencies of places in the ruleset without a quoted minimum (one increment). */
+const OTHER_TWO_DECIMAL = "cny pab sar try".split(" ")
+
 const CENTS = "usd aud cad eur hkd nzd sgd mxn brl".split(" ")
 
 const make = (code: string): Currency => {
@@ -84,7 +87,13 @@ const make = (code: string): Currency => {
 }
 
 const CODES = [
-  ...new Set([...ZERO_DECIMAL, ...THREE_DECIMAL, ...WHOLE_UNITS_ONLY, ...Object.keys(MINIMUMS)])
+  ...new Set([
+    ...ZERO_DECIMAL,
+    ...THREE_DECIMAL,
+    ...WHOLE_UNITS_ONLY,
+    ...OTHER_TWO_DECIMAL,
+    ...Object.keys(MINIMUMS)
+  ])
 ].sort()
 
 const TABLE: ReadonlyMap<string, Currency> = new Map(CODES.map((code) => [code, make(code)]))

@@ -11,15 +11,20 @@ const IsoDate = Schema.String.pipe(
 )
 
 /** A decimal written as text ("3", "1.5"): money and percentages are never floats. */
-const DecimalText = Schema.String.pipe(
-  Schema.pattern(/^\d{1,9}(\.\d{1,6})?$/, {
-    message: () => 'a decimal as a string, e.g. "3" or "1.5"'
-  })
-)
+const decimalText = (decimals: number) =>
+  Schema.String.pipe(
+    Schema.pattern(new RegExp(`^\\d{1,9}(\\.\\d{1,${decimals}})?$`), {
+      message: () => `a decimal as a string with at most ${decimals} decimals, e.g. "3" or "1.5"`
+    })
+  )
 
-const PercentText = DecimalText.pipe(
+/** Percent of the base amount, to 4 decimals (the engine's parts per million). */
+const PercentText = decimalText(4).pipe(
   Schema.filter((text) => Number(text) <= 100, { message: () => "a percentage of at most 100" })
 )
+
+/** Major units of the record's currency, to 3 decimals (three-decimal currencies). */
+const MoneyText = decimalText(3)
 
 export const Scheme = Schema.Literal("four_party", "three_party", "national_debit")
 export type Scheme = typeof Scheme.Type
@@ -50,7 +55,7 @@ export type Scope = typeof Scope.Type
 /** Limits that bind together. */
 export const Limit = Schema.Struct({
   maxPercentage: Schema.NullOr(PercentText),
-  maxFlatFee: Schema.NullOr(DecimalText),
+  maxFlatFee: Schema.NullOr(MoneyText),
   costOfAcceptance: Schema.Boolean
 })
 export type Limit = typeof Limit.Type

@@ -2,110 +2,116 @@
 import r0 from "../research/AE.json" with { type: "json" }
 import r1 from "../research/AR.json" with { type: "json" }
 import r2 from "../research/AT.json" with { type: "json" }
-import r3 from "../research/BE.json" with { type: "json" }
-import r4 from "../research/BG.json" with { type: "json" }
-import r5 from "../research/BR.json" with { type: "json" }
-import r6 from "../research/CH.json" with { type: "json" }
-import r7 from "../research/CL.json" with { type: "json" }
-import r8 from "../research/CN.json" with { type: "json" }
-import r9 from "../research/CO.json" with { type: "json" }
-import r10 from "../research/CY.json" with { type: "json" }
-import r11 from "../research/CZ.json" with { type: "json" }
-import r12 from "../research/EE.json" with { type: "json" }
-import r13 from "../research/FI.json" with { type: "json" }
-import r14 from "../research/GR.json" with { type: "json" }
-import r15 from "../research/HK.json" with { type: "json" }
-import r16 from "../research/HR.json" with { type: "json" }
-import r17 from "../research/HU.json" with { type: "json" }
-import r18 from "../research/ID.json" with { type: "json" }
-import r19 from "../research/IL.json" with { type: "json" }
-import r20 from "../research/IN.json" with { type: "json" }
-import r21 from "../research/IS.json" with { type: "json" }
-import r22 from "../research/JP.json" with { type: "json" }
-import r23 from "../research/KR.json" with { type: "json" }
-import r24 from "../research/KW.json" with { type: "json" }
-import r25 from "../research/LI.json" with { type: "json" }
-import r26 from "../research/LT.json" with { type: "json" }
-import r27 from "../research/LU.json" with { type: "json" }
-import r28 from "../research/LV.json" with { type: "json" }
-import r29 from "../research/MT.json" with { type: "json" }
-import r30 from "../research/MX.json" with { type: "json" }
-import r31 from "../research/NG.json" with { type: "json" }
-import r32 from "../research/PA.json" with { type: "json" }
-import r33 from "../research/PE.json" with { type: "json" }
-import r34 from "../research/PH.json" with { type: "json" }
-import r35 from "../research/PL.json" with { type: "json" }
-import r36 from "../research/PT.json" with { type: "json" }
-import r37 from "../research/QA.json" with { type: "json" }
-import r38 from "../research/RO.json" with { type: "json" }
-import r39 from "../research/SA.json" with { type: "json" }
-import r40 from "../research/SE.json" with { type: "json" }
-import r41 from "../research/SG.json" with { type: "json" }
-import r42 from "../research/SI.json" with { type: "json" }
-import r43 from "../research/SK.json" with { type: "json" }
-import r44 from "../research/TH.json" with { type: "json" }
-import r45 from "../research/TR.json" with { type: "json" }
-import r46 from "../research/TW.json" with { type: "json" }
-import r47 from "../research/US-AS.json" with { type: "json" }
-import r48 from "../research/US-GU.json" with { type: "json" }
-import r49 from "../research/US-MP.json" with { type: "json" }
-import r50 from "../research/US-VI.json" with { type: "json" }
-import r51 from "../research/VN.json" with { type: "json" }
-import r52 from "../research/ZA.json" with { type: "json" }
+import r3 from "../research/AU.json" with { type: "json" }
+import r4 from "../research/BE.json" with { type: "json" }
+import r5 from "../research/BG.json" with { type: "json" }
+import r6 from "../research/BR.json" with { type: "json" }
+import r7 from "../research/CH.json" with { type: "json" }
+import r8 from "../research/CL.json" with { type: "json" }
+import r9 from "../research/CN.json" with { type: "json" }
+import r10 from "../research/CO.json" with { type: "json" }
+import r11 from "../research/CY.json" with { type: "json" }
+import r12 from "../research/CZ.json" with { type: "json" }
+import r13 from "../research/EE.json" with { type: "json" }
+import r14 from "../research/FI.json" with { type: "json" }
+import r15 from "../research/GR.json" with { type: "json" }
+import r16 from "../research/HK.json" with { type: "json" }
+import r17 from "../research/HR.json" with { type: "json" }
+import r18 from "../research/HU.json" with { type: "json" }
+import r19 from "../research/ID.json" with { type: "json" }
+import r20 from "../research/IL.json" with { type: "json" }
+import r21 from "../research/IN.json" with { type: "json" }
+import r22 from "../research/IS.json" with { type: "json" }
+import r23 from "../research/JP.json" with { type: "json" }
+import r24 from "../research/KR.json" with { type: "json" }
+import r25 from "../research/KW.json" with { type: "json" }
+import r26 from "../research/LI.json" with { type: "json" }
+import r27 from "../research/LT.json" with { type: "json" }
+import r28 from "../research/LU.json" with { type: "json" }
+import r29 from "../research/LV.json" with { type: "json" }
+import r30 from "../research/MT.json" with { type: "json" }
+import r31 from "../research/MX.json" with { type: "json" }
+import r32 from "../research/NG.json" with { type: "json" }
+import r33 from "../research/NZ.json" with { type: "json" }
+import r34 from "../research/PA.json" with { type: "json" }
+import r35 from "../research/PE.json" with { type: "json" }
+import r36 from "../research/PH.json" with { type: "json" }
+import r37 from "../research/PL.json" with { type: "json" }
+import r38 from "../research/PT.json" with { type: "json" }
+import r39 from "../research/QA.json" with { type: "json" }
+import r40 from "../research/RO.json" with { type: "json" }
+import r41 from "../research/SA.json" with { type: "json" }
+import r42 from "../research/SE.json" with { type: "json" }
+import r43 from "../research/SG.json" with { type: "json" }
+import r44 from "../research/SI.json" with { type: "json" }
+import r45 from "../research/SK.json" with { type: "json" }
+import r46 from "../research/TH.json" with { type: "json" }
+import r47 from "../research/TR.json" with { type: "json" }
+import r48 from "../research/TW.json" with { type: "json" }
+import r49 from "../research/US-AS.json" with { type: "json" }
+import r50 from "../research/US-CO.json" with { type: "json" }
+import r51 from "../research/US-GU.json" with { type: "json" }
+import r52 from "../research/US-MP.json" with { type: "json" }
+import r53 from "../research/US-VI.json" with { type: "json" }
+import r54 from "../research/VN.json" with { type: "json" }
+import r55 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
   { file: "AE.json", json: r0 },
   { file: "AR.json", json: r1 },
   { file: "AT.json", json: r2 },
-  { file: "BE.json", json: r3 },
-  { file: "BG.json", json: r4 },
-  { file: "BR.json", json: r5 },
-  { file: "CH.json", json: r6 },
-  { file: "CL.json", json: r7 },
-  { file: "CN.json", json: r8 },
-  { file: "CO.json", json: r9 },
-  { file: "CY.json", json: r10 },
-  { file: "CZ.json", json: r11 },
-  { file: "EE.json", json: r12 },
-  { file: "FI.json", json: r13 },
-  { file: "GR.json", json: r14 },
-  { file: "HK.json", json: r15 },
-  { file: "HR.json", json: r16 },
-  { file: "HU.json", json: r17 },
-  { file: "ID.json", json: r18 },
-  { file: "IL.json", json: r19 },
-  { file: "IN.json", json: r20 },
-  { file: "IS.json", json: r21 },
-  { file: "JP.json", json: r22 },
-  { file: "KR.json", json: r23 },
-  { file: "KW.json", json: r24 },
-  { file: "LI.json", json: r25 },
-  { file: "LT.json", json: r26 },
-  { file: "LU.json", json: r27 },
-  { file: "LV.json", json: r28 },
-  { file: "MT.json", json: r29 },
-  { file: "MX.json", json: r30 },
-  { file: "NG.json", json: r31 },
-  { file: "PA.json", json: r32 },
-  { file: "PE.json", json: r33 },
-  { file: "PH.json", json: r34 },
-  { file: "PL.json", json: r35 },
-  { file: "PT.json", json: r36 },
-  { file: "QA.json", json: r37 },
-  { file: "RO.json", json: r38 },
-  { file: "SA.json", json: r39 },
-  { file: "SE.json", json: r40 },
-  { file: "SG.json", json: r41 },
-  { file: "SI.json", json: r42 },
-  { file: "SK.json", json: r43 },
-  { file: "TH.json", json: r44 },
-  { file: "TR.json", json: r45 },
-  { file: "TW.json", json: r46 },
-  { file: "US-AS.json", json: r47 },
-  { file: "US-GU.json", json: r48 },
-  { file: "US-MP.json", json: r49 },
-  { file: "US-VI.json", json: r50 },
-  { file: "VN.json", json: r51 },
-  { file: "ZA.json", json: r52 }
+  { file: "AU.json", json: r3 },
+  { file: "BE.json", json: r4 },
+  { file: "BG.json", json: r5 },
+  { file: "BR.json", json: r6 },
+  { file: "CH.json", json: r7 },
+  { file: "CL.json", json: r8 },
+  { file: "CN.json", json: r9 },
+  { file: "CO.json", json: r10 },
+  { file: "CY.json", json: r11 },
+  { file: "CZ.json", json: r12 },
+  { file: "EE.json", json: r13 },
+  { file: "FI.json", json: r14 },
+  { file: "GR.json", json: r15 },
+  { file: "HK.json", json: r16 },
+  { file: "HR.json", json: r17 },
+  { file: "HU.json", json: r18 },
+  { file: "ID.json", json: r19 },
+  { file: "IL.json", json: r20 },
+  { file: "IN.json", json: r21 },
+  { file: "IS.json", json: r22 },
+  { file: "JP.json", json: r23 },
+  { file: "KR.json", json: r24 },
+  { file: "KW.json", json: r25 },
+  { file: "LI.json", json: r26 },
+  { file: "LT.json", json: r27 },
+  { file: "LU.json", json: r28 },
+  { file: "LV.json", json: r29 },
+  { file: "MT.json", json: r30 },
+  { file: "MX.json", json: r31 },
+  { file: "NG.json", json: r32 },
+  { file: "NZ.json", json: r33 },
+  { file: "PA.json", json: r34 },
+  { file: "PE.json", json: r35 },
+  { file: "PH.json", json: r36 },
+  { file: "PL.json", json: r37 },
+  { file: "PT.json", json: r38 },
+  { file: "QA.json", json: r39 },
+  { file: "RO.json", json: r40 },
+  { file: "SA.json", json: r41 },
+  { file: "SE.json", json: r42 },
+  { file: "SG.json", json: r43 },
+  { file: "SI.json", json: r44 },
+  { file: "SK.json", json: r45 },
+  { file: "TH.json", json: r46 },
+  { file: "TR.json", json: r47 },
+  { file: "TW.json", json: r48 },
+  { file: "US-AS.json", json: r49 },
+  { file: "US-CO.json", json: r50 },
+  { file: "US-GU.json", json: r51 },
+  { file: "US-MP.json", json: r52 },
+  { file: "US-VI.json", json: r53 },
+  { file: "VN.json", json: r54 },
+  { file: "ZA.json", json: r55 }
 ]

@@ -9,8 +9,9 @@ import { type FeeError, fail, isFeeError, toEither } from "../FeeError.js"
 import * as Rate from "../Rate.js"
 import * as Rounding from "../Rounding.js"
 import * as Day from "./Day.js"
+import * as Issuing from "./Issuing.js"
 import * as Policy from "./Policy.js"
-import type { Cardholder, CardType, Channel, FeeType, Rule } from "./Rule.js"
+import type { Cardholder, CardType, Channel, FeeType, Rule, Scheme } from "./Rule.js"
 import type { Ruleset } from "./Ruleset.js"
 
 /** Why a fee is not compliant (docs/design.md §3). A schema, so the API contract reuses it. */
@@ -42,7 +43,13 @@ export interface ComplianceContext {
   /** Absent or unknown: the strictest network rule of the place. */
   readonly cardNetwork?: string | undefined
   readonly cardholder?: Cardholder | undefined
+  /** The card's scheme; absent: read from `cardNetwork`, or the strictest when that is unknown too. */
+  readonly cardScheme?: Scheme | undefined
+  /** ISO 3166-1 alpha-2 country that issued the card; absent: the strictest issuing region. */
+  readonly cardIssuingCountry?: string | undefined
   readonly channel?: Channel | undefined
+  /** The merchant's standard payment channel; absent: not checked (a convenience fee's channel rule is read from `channel` alone). */
+  readonly standardChannel?: Channel | undefined
   readonly feeType?: FeeType | undefined
   /** The merchant gives the required notice (default true). */
   readonly disclosed?: boolean | undefined
@@ -178,11 +185,18 @@ export const adjustToCompliant = (
 
 // ---- situation and policy -------------------------------------------------
 
-/** Cached policies of one region: by variant for an unnamed network, and by network name. */
+/**
+ * Cached policies of one region: by variant for an unnamed network, and by network name. A
+ * payment that names its scheme, issuing country or standard channel is rarer: its policies
+ * are kept by a key of all of them.
+ */
 interface RegionSlots {
   readonly anyNetwork: Array<Policy.Policy | null | undefined>
   readonly byNetwork: Map<string, Array<Policy.Policy | null | undefined>>
+  readonly detailed: Map<string, Policy.Policy | null>
 }
+
+const CARD_SLOT: Readonly<Record<CardType, number>> = { credit: 8, debit: 16, prepaid: 24 }
 
 const INVALID_DATE = fail("parameter_invalid", "date", "date must be an ISO date (YYYY-MM-DD).")
 
@@ -199,7 +213,7 @@ const policyFor = (
   let region = regions.get(rawRegion)
   if (region === undefined) {
     if (regions.size > 10_000) regions.clear()
-    region = { anyNetwork: [], byNetwork: new Map() }
+    region = { anyNetwork: [], byNetwork: new Map(), detailed: new Map() }
     regions.set(rawRegion, region)
   }
   const network = ctx.cardNetwork ?? ""
@@ -212,7 +226,16 @@ const policyFor = (
   const business = ctx.cardholder === "business"
   const convenienceFee = ctx.feeType === "convenience_fee"
   const channel = ctx.channel === "in_person" ? "in_person" : "online"
-  const slot = (business ? 4 : 0) + (convenienceFee ? 2 : 0) + (channel === "online" ? 0 : 1)
+  const slot =
+    (ctx.cardType === undefined ? 0 : CARD_SLOT[ctx.cardType]) +
+    (business ? 4 : 0) +
+    (convenienceFee ? 2 : 0) +
+    (channel === "online" ? 0 : 1)
+  const detailed =
+    ctx.cardScheme !== undefined ||
+    ctx.cardIssuingCountry !== undefined ||
+    ctx.standardChannel !== undefined
+  if (detailed) return detailedPolicy(ruleset, rawRegion, region, ctx, network, slot)
   const hit = slots[slot]
   if (hit === null && ctx.date === undefined) return undefined
   // Good for today only if it was already in force on the last day read from the clock: a
@@ -228,16 +251,56 @@ const policyFor = (
   if (day === undefined) return INVALID_DATE
   if (hit === null) return undefined
   if (hit !== undefined && hit.validFrom <= day && day < hit.validUntil) return hit
-  const built = Policy.build(ruleset, {
-    region: rawRegion.toUpperCase(),
-    day,
-    network: network.toLowerCase(),
-    business,
-    convenienceFee,
-    channel
-  })
+  const built = Policy.build(ruleset, situation(rawRegion, day, ctx, network))
   slots[slot] = built ?? null
   return built
+}
+
+/** The policy of a payment that names its scheme, issuing country or standard channel. */
+const detailedPolicy = (
+  ruleset: Ruleset,
+  rawRegion: string,
+  region: RegionSlots,
+  ctx: ComplianceContext,
+  network: string,
+  slot: number
+): Policy.Policy | FeeError | undefined => {
+  const key = `${slot}|${network}|${ctx.cardScheme}|${ctx.cardIssuingCountry}|${ctx.standardChannel}`
+  const hit = region.detailed.get(key)
+  if (hit === null && ctx.date === undefined) return undefined
+  const day = dayOf(ctx.date)
+  if (day === undefined) return INVALID_DATE
+  if (hit === null) return undefined
+  if (hit !== undefined && hit.validFrom <= day && day < hit.validUntil) return hit
+  if (region.detailed.size > 1_000) region.detailed.clear()
+  const built = Policy.build(ruleset, situation(rawRegion, day, ctx, network))
+  region.detailed.set(key, built ?? null)
+  return built
+}
+
+const situation = (
+  rawRegion: string,
+  day: number,
+  ctx: ComplianceContext,
+  network: string
+): Policy.Situation => {
+  const region = rawRegion.toUpperCase()
+  const cardNetwork = network.toLowerCase()
+  return {
+    region,
+    day,
+    network: cardNetwork,
+    business: ctx.cardholder === "business",
+    convenienceFee: ctx.feeType === "convenience_fee",
+    channel: ctx.channel === "in_person" ? "in_person" : "online",
+    cardType: ctx.cardType,
+    scheme: ctx.cardScheme ?? Issuing.schemeOf(cardNetwork),
+    issuing:
+      ctx.cardIssuingCountry === undefined
+        ? undefined
+        : Issuing.issuingOf(region.slice(0, 2), ctx.cardIssuingCountry.toUpperCase()),
+    standardChannel: ctx.standardChannel
+  }
 }
 
 let todayCache = { until: 0, day: 0 }
@@ -389,6 +452,18 @@ const blockedBy = (
       )
     }
   }
+  if (p.standardChannelBy) {
+    const channel = input.channel ?? "online"
+    return {
+      code: "convenience_fee_channel",
+      reason: memo(
+        p,
+        "standard_channel",
+        () =>
+          `${rulePhrase(p.standardChannelBy)} allows this fee only outside the merchant's standard payment channel, and ${channel} is the standard channel.`
+      )
+    }
+  }
   if (input.recurring === true && p.recurringBy) {
     return {
       code: "convenience_fee_channel",
@@ -473,15 +548,37 @@ interface Cap {
   readonly value: number
   readonly code: ReasonCode
   readonly by: Rule | undefined
+  /** Set by an election: the cap is the loosest limit the merchant may elect. */
+  readonly elected?: true
 }
 
 /** The lowest cap on the effective rate, and whose it is (law before network before cost on ties). */
 const rateCap = (p: Policy.Policy, costOfAcceptance: number | undefined): Cap => {
-  const cap = p.cap
+  let cap: Cap = p.cap
   if (p.costOfAcceptanceBy && costOfAcceptance !== undefined && costOfAcceptance < cap.value) {
-    return { value: costOfAcceptance, code: "over_cost_of_acceptance", by: p.costOfAcceptanceBy }
+    cap = { value: costOfAcceptance, code: "over_cost_of_acceptance", by: p.costOfAcceptanceBy }
+  }
+  for (const election of p.elections) {
+    const value = electedCap(election, costOfAcceptance)
+    if (value < cap.value)
+      cap = { value, code: "percentage_over_limit", by: election.by, elected: true }
   }
   return cap
+}
+
+/**
+ * The largest rate any one of an election's limits allows. A limit of the cost of acceptance
+ * counts only when the cost is known; an election of nothing else then binds nothing, as the
+ * cost-of-acceptance cap of a rule without an election does.
+ */
+const electedCap = (election: Policy.Election, cost: number | undefined): number => {
+  let best = Number.NEGATIVE_INFINITY
+  for (const limit of election.limits) {
+    if (limit.costOfAcceptance && cost === undefined) continue
+    const value = limit.costOfAcceptance ? Math.min(limit.ppm, cost!) : limit.ppm
+    if (value > best) best = value
+  }
+  return best === Number.NEGATIVE_INFINITY ? Number.POSITIVE_INFINITY : best
 }
 
 const feeCap = (
@@ -526,7 +623,9 @@ const overCap = (
   const over =
     m.amount === undefined ? input.percentage > cap.value : m.fee * Rate.PPM > m.amount * cap.value
   if (!over) return undefined
-  if (cap.code === "over_cost_of_acceptance") return { code: cap.code, reason: overCapReason(cap) }
+  if (cap.code === "over_cost_of_acceptance" || cap.elected) {
+    return { code: cap.code, reason: overCapReason(cap) }
+  }
   p.capFailure ??= { code: cap.code, reason: overCapReason(cap) }
   return p.capFailure as Failure
 }
@@ -535,7 +634,9 @@ const overCapReason = (cap: Cap): string => {
   const whose =
     cap.code === "over_cost_of_acceptance"
       ? "the merchant's cost of acceptance"
-      : `the maximum under ${rulePhrase(cap.by)}`
+      : cap.elected
+        ? `the largest of the limits the merchant may elect under ${rulePhrase(cap.by)}`
+        : `the maximum under ${rulePhrase(cap.by)}`
   return `The fee is above ${Rate.percentageToNumber(cap.value)}% of the amount, ${whose}.`
 }
 

@@ -3,7 +3,8 @@
  * merged strictest-wins: a subdivision inherits its country's law, network and channel
  * rules apply on top. Computed once per situation and day, then reused.
  */
-import type { CardType, Channel, Rule, Terms } from "./Rule.js"
+import * as Clauses from "./Clauses.js"
+import type { CardType, Channel, Issuing, Limit, Rule, Scheme } from "./Rule.js"
 import * as Ruleset from "./Ruleset.js"
 
 /** Card-type bits. */
@@ -15,6 +16,19 @@ export const ALL_CARDS = 7
 export interface Bound {
   readonly value: number
   readonly by: Rule | undefined
+}
+
+/** One alternative of an election in the engine's units: ppm of the amount, thousandths of a major unit. */
+export interface ElectedLimit {
+  readonly ppm: number
+  readonly flat: number
+  readonly costOfAcceptance: boolean
+}
+
+/** Limits a rule lets the merchant choose between: a fee within any one of them is within the rule. */
+export interface Election {
+  readonly limits: ReadonlyArray<ElectedLimit>
+  readonly by: Rule
 }
 
 /** The merged limits for one situation. */
@@ -36,6 +50,10 @@ export interface Policy {
   readonly channelBy: Rule | undefined
   readonly recurringBy: Rule | undefined
   readonly flatOnlyBy: Rule | undefined
+  /** A rule that allows the fee only outside the merchant's standard channel, and this is it. */
+  readonly standardChannelBy: Rule | undefined
+  /** Elections between limits; each binds on top of `cap` (see Compliance.rateCap). */
+  readonly elections: ReadonlyArray<Election>
   /** Allowed card types as bits, and the rule that narrowed them last. */
   readonly cardTypes: Bound
   /** Caps in parts per million of the amount; Infinity when none. */
@@ -68,6 +86,11 @@ export interface Situation {
   readonly business: boolean
   readonly convenienceFee: boolean
   readonly channel: Channel
+  /** Only clause rules read these; undefined when the payment does not say. */
+  readonly cardType: CardType | undefined
+  readonly scheme: Scheme | undefined
+  readonly issuing: Issuing | undefined
+  readonly standardChannel: Channel | undefined
 }
 
 /** The merged policy for a situation, or undefined when the region is not a known place. */
@@ -77,28 +100,47 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
   const country = s.region.slice(0, 2)
   const chain = s.region.length > 2 ? [ruleset.places.get(country), own] : [own]
   const merger = new Merger(s)
-  const variant = Ruleset.variant(s.business, s.convenienceFee)
   for (const versions of chain) {
     if (versions === undefined) continue
     merger.watch(versions)
     const rule = Ruleset.inForce(versions, s.day)
     if (rule === undefined) merger.missing = versions[0]!.rule.code
-    else merger.addPlace(rule.rule, rule.terms[variant]!)
+    else merger.addPlace(rule.rule, termsFor(rule, s))
   }
   const networks = ruleset.networks.get(country) ?? []
   const channels = ruleset.channels.get(country) ?? []
   for (const versions of networks) merger.watch(versions)
   for (const versions of channels) merger.watch(versions)
   for (const rule of selectNetworks(networks, s)) {
-    merger.add(rule.rule, rule.terms[variant]!)
+    merger.add(rule.rule, termsFor(rule, s))
   }
   for (const versions of channels) {
     const rule = Ruleset.inForce(versions, s.day)
-    if (rule !== undefined && rule.rule.channel === s.channel && governs(rule.rule, s)) {
-      merger.add(rule.rule, rule.terms[variant]!)
+    // A channel rule with clauses scopes its own channels; one without names its channel.
+    const applies = rule?.rule.channel === s.channel || rule?.rule.clauses !== undefined
+    if (rule !== undefined && applies && governs(rule.rule, s)) {
+      merger.add(rule.rule, termsFor(rule, s))
     }
   }
   return merger.result()
+}
+
+/** A rule's terms in this situation: its clauses resolved, or its precomputed variant. */
+const termsFor = (rule: Ruleset.CompiledRule, s: Situation): Clauses.Resolved => {
+  const clauses = rule.rule.clauses
+  if (clauses !== undefined) {
+    return Clauses.resolve(clauses, {
+      scheme: s.scheme,
+      commercial: s.business,
+      issuing: s.issuing,
+      cardType: s.cardType,
+      channel: s.channel,
+      network: s.network,
+      feeType: s.convenienceFee ? "convenience_fee" : "surcharge"
+    })
+  }
+  const terms = rule.terms[Ruleset.variant(s.business, s.convenienceFee)]!
+  return { terms, elections: terms.alternatives ? [terms.alternatives] : [] }
 }
 
 const governs = (rule: Rule, s: Situation): boolean =>
@@ -133,6 +175,8 @@ class Merger {
   private channelBy: Rule | undefined
   private recurringBy: Rule | undefined
   private flatOnlyBy: Rule | undefined
+  private standardChannelBy: Rule | undefined
+  private readonly elections: Array<Election> = []
   private cardTypes: Bound = { value: 7, by: undefined }
   private legalCap = NONE
   private networkCap = NONE
@@ -145,18 +189,23 @@ class Merger {
 
   /** Narrows the policy's validity to the days on which the same version of this code is in force. */
   watch(versions: Ruleset.Versions) {
+    const day = this.s.day
     for (const v of versions) {
-      if (v.fromDay <= this.s.day) this.validFrom = Math.max(this.validFrom, v.fromDay)
-      else this.validUntil = Math.min(this.validUntil, v.fromDay)
+      if (v.fromDay > day) this.validUntil = Math.min(this.validUntil, v.fromDay)
+      else if (v.untilDay <= day) this.validFrom = Math.max(this.validFrom, v.untilDay)
+      else {
+        this.validFrom = Math.max(this.validFrom, v.fromDay)
+        this.validUntil = Math.min(this.validUntil, v.untilDay)
+      }
     }
   }
 
-  addPlace(rule: Rule, terms: Terms) {
+  addPlace(rule: Rule, resolved: Clauses.Resolved) {
     this.place = rule
-    this.add(rule, terms)
+    this.add(rule, resolved)
   }
 
-  add(rule: Rule, t: Terms) {
+  add(rule: Rule, { terms: t, elections }: Clauses.Resolved) {
     this.rules.push(rule.code)
     if (t.status === "prohibited") this.prohibitedBy ??= rule
     if (t.status === "uncertain") this.uncertainBy ??= rule
@@ -175,9 +224,24 @@ class Merger {
     this.flatCap = lower(this.flatCap, flat, rule)
     if (t.costOfAcceptanceCap) this.costOfAcceptanceBy ??= rule
     if (t.requiresDisclosure) this.disclosureBy ??= rule
-    if (rule.disclosureText !== null && (rule.kind !== "network" || t.flatOnly)) {
-      this.disclosureText = rule.disclosureText
+    const text = t.disclosureText ?? rule.disclosureText
+    if (text !== null && (rule.kind !== "network" || t.flatOnly)) this.disclosureText = text
+    if (t.standardChannelOnly === true && this.s.standardChannel === this.s.channel) {
+      this.standardChannelBy ??= rule
     }
+    for (const limits of elections) this.elect(rule, limits)
+  }
+
+  /** An election's flat caps bind as the loosest of them (no request changes them); its rates per request. */
+  private elect(rule: Rule, limits: ReadonlyArray<Limit>) {
+    const inEngineUnits = limits.map((l) => ({
+      ppm:
+        l.maxPercentage === null ? Number.POSITIVE_INFINITY : Math.round(l.maxPercentage * 10_000),
+      flat: l.maxFlatFee === null ? Number.POSITIVE_INFINITY : Math.round(l.maxFlatFee * 1000),
+      costOfAcceptance: l.costOfAcceptanceCap
+    }))
+    this.elections.push({ limits: inEngineUnits, by: rule })
+    this.flatCap = lower(this.flatCap, Math.max(...inEngineUnits.map((l) => l.flat)), rule)
   }
 
   result(): Policy {
@@ -194,6 +258,8 @@ class Merger {
       channelBy: this.channelBy,
       recurringBy: this.recurringBy,
       flatOnlyBy: this.flatOnlyBy,
+      standardChannelBy: this.standardChannelBy,
+      elections: this.elections,
       cardTypes: this.cardTypes,
       legalCap: this.legalCap,
       networkCap: this.networkCap,
@@ -213,6 +279,7 @@ class Merger {
         this.channelBy === undefined &&
         this.recurringBy === undefined &&
         this.flatOnlyBy === undefined &&
+        this.standardChannelBy === undefined &&
         this.missing === undefined &&
         this.uncertainBy === undefined
     }

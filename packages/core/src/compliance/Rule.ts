@@ -30,6 +30,14 @@ export type RuleStatus = typeof RuleStatus.Type
 export const RuleKind = Schema.Literal("place", "network", "channel")
 export type RuleKind = typeof RuleKind.Type
 
+/** The kind of card scheme: interchange-regulated four-party, three-party (Amex, Diners), or a national debit scheme (eftpos, Interac). */
+export const Scheme = Schema.Literal("four_party", "three_party", "national_debit")
+export type Scheme = typeof Scheme.Type
+
+/** Where the card was issued, seen from the place of the payment (`same_area`: both in the EEA). */
+export const Issuing = Schema.Literal("domestic", "same_area", "foreign")
+export type Issuing = typeof Issuing.Type
+
 /** How sure the research is. */
 export const Confidence = Schema.Literal("high", "medium", "low")
 export type Confidence = typeof Confidence.Type
@@ -40,6 +48,14 @@ const IsoDate = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
   Schema.filter((text) => Day.fromIso(text) !== undefined, { message: () => "not a calendar date" })
 )
+
+/** Limits that bind together: one of the alternatives a law lets the merchant elect. */
+export const Limit = Schema.Struct({
+  maxPercentage: Schema.NullOr(Percent),
+  maxFlatFee: Schema.NullOr(Schema.Number.pipe(Schema.nonNegative())),
+  costOfAcceptanceCap: Schema.Boolean
+})
+export type Limit = typeof Limit.Type
 
 /** The limits a rule puts on a fee. */
 export const Terms = Schema.Struct({
@@ -60,9 +76,43 @@ export const Terms = Schema.Struct({
   flatOnly: Schema.Boolean,
   /** A fee may be charged on recurring or instalment payments. */
   recurringAllowed: Schema.Boolean,
-  requiresDisclosure: Schema.Boolean
+  requiresDisclosure: Schema.Boolean,
+  /**
+   * The law lets the merchant elect any one of these limits ("at most 2 %, or at most the
+   * merchant discount fee"); when set, the caps above are not read. Absent or null: none.
+   */
+  alternatives: Schema.optional(Schema.NullOr(Schema.Array(Limit).pipe(Schema.minItems(1)))),
+  /** Only outside the merchant's standard payment channel (card networks' convenience fees). */
+  standardChannelOnly: Schema.optional(Schema.Boolean),
+  /** Disclosure wording for this part of the rule, over the rule's own. */
+  disclosureText: Schema.optional(Schema.NullOr(Schema.String))
 })
 export type Terms = typeof Terms.Type
+
+/** The payments a clause applies to; a missing field means any. */
+export const Scope = Schema.Struct({
+  schemes: Schema.optional(Schema.Array(Scheme)),
+  cardCategories: Schema.optional(Schema.Array(Schema.Literal("consumer", "commercial"))),
+  issuing: Schema.optional(Schema.Array(Issuing)),
+  cardTypes: Schema.optional(Schema.Array(CardType)),
+  channels: Schema.optional(Schema.Array(Channel)),
+  networks: Schema.optional(Schema.Array(Schema.String)),
+  feeTypes: Schema.optional(Schema.Array(FeeType))
+})
+export type Scope = typeof Scope.Type
+
+/** Terms for the payments in a scope: of the clauses that match a payment, the most specific decides. */
+export const Clause = Schema.Struct({ scope: Scope, terms: Terms })
+export type Clause = typeof Clause.Type
+
+/** A source as the research read it: where, what kind, and the passage the rule rests on. */
+export const Citation = Schema.Struct({
+  url: Schema.String,
+  title: Schema.String,
+  kind: Schema.Literal("statute", "regulator", "network", "secondary"),
+  quote: Schema.String
+})
+export type Citation = typeof Citation.Type
 
 /** One rule, as shipped in the ruleset or supplied by an account. */
 export const Rule = Schema.Struct({
@@ -87,12 +137,21 @@ export const Rule = Schema.Struct({
   convenienceFee: Schema.NullOr(Schema.partialWith(Terms, { exact: true })),
   /** First day in force; null when the dataset gives none. Later versions of a code replace earlier ones. */
   effectiveFrom: Schema.NullOr(IsoDate),
+  /** First day no longer in force (exclusive); absent or null: until the next version. */
+  effectiveUntil: Schema.optional(Schema.NullOr(IsoDate)),
+  /**
+   * Scoped terms (scheme, card category, issuing region, card type, channel, network, fee
+   * type). When present they decide alone: a payment no clause matches is uncertain.
+   */
+  clauses: Schema.optional(Schema.Array(Clause)),
   /** The dataset's own status word, kept for reference. */
   sourceStatus: Schema.String,
   /** Free-text summary of the law the terms were read from. */
   restrictions: Schema.String,
   disclosureText: Schema.NullOr(Schema.String),
   sources: Schema.Array(Schema.String),
+  /** The sources with their kind and the quoted passage (research records). */
+  citations: Schema.optional(Schema.Array(Citation)),
   confidence: Confidence,
   currentAsOf: Schema.NullOr(Schema.String)
 })

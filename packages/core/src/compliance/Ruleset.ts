@@ -3,9 +3,11 @@
  * that decided it. The shipped ruleset comes from the cited dataset; an account may
  * override or add rules on top.
  */
-import { Schema } from "effect"
+import { researchFiles, version as rulesVersion } from "@levy/rules"
+import { Either, Schema } from "effect"
 import source from "../../data/regions.source.json" with { type: "json" }
 import * as Day from "./Day.js"
+import * as ResearchRules from "./ResearchRules.js"
 import { Rule, type Terms } from "./Rule.js"
 import * as RulesetSource from "./RulesetSource.js"
 import type { SourceDataset } from "./SourceRecord.js"
@@ -14,6 +16,8 @@ import type { SourceDataset } from "./SourceRecord.js"
 export interface CompiledRule {
   readonly rule: Rule
   readonly fromDay: number
+  /** First day out of force; Infinity when the version runs until the next one. */
+  readonly untilDay: number
   /** Terms by `variant(cardholder, feeType)`. */
   readonly terms: ReadonlyArray<Terms>
 }
@@ -76,14 +80,37 @@ export const decodeRules = Schema.decodeUnknownEither(Schema.Array(Rule))
 export const fromSource = (dataset: SourceDataset): Ruleset =>
   make(RulesetSource.normalise(dataset), RulesetSource.versionOf(dataset))
 
-/** The version of a code in force on `day`, or undefined when none is yet. */
+/**
+ * Legacy codes a research record replaces besides its own: NZ's record scopes its in-store
+ * ban by channel, so the separate NZ-INSTORE channel rule goes with the old NZ record.
+ */
+const REPLACES: Readonly<Record<string, ReadonlyArray<string>>> = { NZ: ["NZ-INSTORE"] }
+
+/**
+ * The ruleset of the dataset and the research records (`@levy/rules`): a record replaces
+ * every version of the dataset's rule with its code. A record that does not validate throws,
+ * naming the file and every reason: a ruleset is never built from a bad record.
+ */
+export const fromSources = (
+  dataset: SourceDataset,
+  files: ReadonlyArray<{ readonly file: string; readonly json: unknown }>,
+  version: string
+): Ruleset => {
+  const records = ResearchRules.decodeFiles(files)
+  if (Either.isLeft(records)) throw new Error(`Invalid research record ${records.left}`)
+  const replaced = new Set(records.right.flatMap((r) => [r.code, ...(REPLACES[r.code] ?? [])]))
+  const legacy = RulesetSource.normalise(dataset).filter((rule) => !replaced.has(rule.code))
+  return make([...legacy, ...records.right.flatMap(ResearchRules.fromRecord)], version)
+}
+
+/** The version of a code in force on `day`, or undefined when none is (yet, or any longer). */
 export const inForce = (versions: Versions, day: number): CompiledRule | undefined => {
   let found: CompiledRule | undefined
   for (const v of versions) {
     if (v.fromDay > day) break
     found = v
   }
-  return found
+  return found !== undefined && day < found.untilDay ? found : undefined
 }
 
 /** Codes of the places (not network or channel rules), sorted. */
@@ -102,6 +129,10 @@ const compile = (rule: Rule): CompiledRule => {
       rule.effectiveFrom === null
         ? Number.NEGATIVE_INFINITY
         : (Day.fromIso(rule.effectiveFrom) ?? 0),
+    untilDay:
+      rule.effectiveUntil == null
+        ? Number.POSITIVE_INFINITY
+        : (Day.fromIso(rule.effectiveUntil) ?? Number.POSITIVE_INFINITY),
     terms: [terms(false, false), terms(false, true), terms(true, false), terms(true, true)]
   }
 }
@@ -116,7 +147,11 @@ const pickTerms = (rule: Rule): Terms => ({
   costOfAcceptanceCap: rule.costOfAcceptanceCap,
   flatOnly: rule.flatOnly,
   recurringAllowed: rule.recurringAllowed,
-  requiresDisclosure: rule.requiresDisclosure
+  requiresDisclosure: rule.requiresDisclosure,
+  ...(rule.alternatives == null ? {} : { alternatives: rule.alternatives }),
+  ...(rule.standardChannelOnly === undefined
+    ? {}
+    : { standardChannelOnly: rule.standardChannelOnly })
 })
 
 const push = <V>(map: Map<string, Array<V>>, key: string, value: V) => {
@@ -125,5 +160,9 @@ const push = <V>(map: Map<string, Array<V>>, key: string, value: V) => {
   map.set(key, list)
 }
 
-/** The shipped ruleset. */
-export const DEFAULT: Ruleset = /* @__PURE__ */ fromSource(source as SourceDataset)
+/** The shipped ruleset: the version of `@levy/rules` that carries it. */
+export const DEFAULT: Ruleset = /* @__PURE__ */ fromSources(
+  source as SourceDataset,
+  researchFiles,
+  rulesVersion
+)

@@ -79,7 +79,7 @@ const networkRuleFrom = (
   code: string,
   networks: ReadonlyArray<string>
 ): Rule => {
-  const terms: Terms = {
+  const terms: Omit<Terms, "disclosureText"> = {
     status: "permitted",
     cardTypes: ["credit"],
     cardholders: ["consumer", "business"],

@@ -1,0 +1,155 @@
+/**
+ * A rule's scoped clauses resolved for one payment. Of the clauses whose scope matches, the
+ * most specific (most scope fields) decides; a payment no clause matches is uncertain. Where
+ * the payment leaves a dimension unknown (the card's scheme, issuing region, network or card
+ * type), every value it could take is tried and the strictest answer binds, as an unknown
+ * network does for network rules (docs/design.md §3).
+ */
+import type {
+  CardType,
+  Channel,
+  Clause,
+  FeeType,
+  Issuing,
+  Limit,
+  RuleStatus,
+  Scheme,
+  Scope,
+  Terms
+} from "./Rule.js"
+
+/** The payment as far as it is known. */
+export interface Payment {
+  readonly scheme: Scheme | undefined
+  readonly commercial: boolean
+  readonly issuing: Issuing | undefined
+  readonly cardType: CardType | undefined
+  readonly channel: Channel
+  /** Lower-case network name; "" when unknown. */
+  readonly network: string
+  readonly feeType: FeeType
+}
+
+/** Terms with every election the rule makes (each a set of limits, any one of which suffices). */
+export interface Resolved {
+  readonly terms: Terms
+  readonly elections: ReadonlyArray<ReadonlyArray<Limit>>
+}
+
+const SCHEMES: ReadonlyArray<Scheme> = ["four_party", "three_party", "national_debit"]
+const ISSUING: ReadonlyArray<Issuing> = ["domestic", "same_area", "foreign"]
+const CARD_TYPES: ReadonlyArray<CardType> = ["credit", "debit", "prepaid"]
+/** A network no clause names. */
+const OTHER_NETWORK = "(other)"
+
+const UNCERTAIN: Terms = {
+  status: "uncertain",
+  cardTypes: CARD_TYPES,
+  cardholders: ["consumer", "business"],
+  channels: ["online", "in_person"],
+  maxPercentage: null,
+  maxFlatFee: null,
+  costOfAcceptanceCap: false,
+  flatOnly: false,
+  recurringAllowed: true,
+  requiresDisclosure: false
+}
+
+/** The clauses' terms for a payment. */
+export const resolve = (clauses: ReadonlyArray<Clause>, p: Payment): Resolved => {
+  const perCard = CARD_TYPES.map((cardType) => strictestOver(clauses, { ...p, cardType }))
+  const allowed = CARD_TYPES.filter((_, i) => perCard[i]!.terms.status !== "prohibited")
+  if (allowed.length === 0) return { terms: { ...perCard[0]!.terms, cardTypes: [] }, elections: [] }
+  // The card's own terms when its type is known and allowed; else the strictest of the allowed.
+  const own = p.cardType === undefined ? undefined : perCard[CARD_TYPES.indexOf(p.cardType)]
+  const binding =
+    own !== undefined && own.terms.status !== "prohibited"
+      ? own
+      : allowed.map((t) => perCard[CARD_TYPES.indexOf(t)]!).reduce(stricter)
+  return { terms: { ...binding.terms, cardTypes: allowed }, elections: binding.elections }
+}
+
+/** The strictest terms over every value the payment's unknown dimensions could take. */
+const strictestOver = (clauses: ReadonlyArray<Clause>, p: Payment): Resolved => {
+  const mentions = (field: keyof Scope) => clauses.some((c) => c.scope[field] !== undefined)
+  const schemes = p.scheme !== undefined || !mentions("schemes") ? [p.scheme] : SCHEMES
+  const issuings = p.issuing !== undefined || !mentions("issuing") ? [p.issuing] : ISSUING
+  const networks =
+    p.network !== "" || !mentions("networks")
+      ? [p.network]
+      : [...new Set(clauses.flatMap((c) => c.scope.networks ?? [])), OTHER_NETWORK]
+  let found: Resolved | undefined
+  for (const scheme of schemes)
+    for (const issuing of issuings)
+      for (const network of networks) {
+        const terms = pick(clauses, { ...p, scheme, issuing, network })
+        const resolved = { terms, elections: terms.alternatives ? [terms.alternatives] : [] }
+        found = found === undefined ? resolved : stricter(found, resolved)
+      }
+  return found!
+}
+
+/** The most specific matching clause's terms (the first listed on a tie), or uncertain. */
+const pick = (clauses: ReadonlyArray<Clause>, p: Payment): Terms => {
+  let best: Clause | undefined
+  let bestSpecificity = -1
+  for (const clause of clauses) {
+    if (!matches(clause.scope, p)) continue
+    const specificity = Object.values(clause.scope).filter((v) => v !== undefined).length
+    if (specificity > bestSpecificity) {
+      best = clause
+      bestSpecificity = specificity
+    }
+  }
+  return best?.terms ?? UNCERTAIN
+}
+
+const matches = (s: Scope, p: Payment): boolean =>
+  within(s.schemes, p.scheme) &&
+  within(s.cardCategories, p.commercial ? "commercial" : "consumer") &&
+  within(s.issuing, p.issuing) &&
+  within(s.cardTypes, p.cardType) &&
+  within(s.channels, p.channel) &&
+  within(s.networks, p.network) &&
+  within(s.feeTypes, p.feeType)
+
+/** A scope field admits a value; an unknown value is only admitted by a field that admits any. */
+const within = <A>(allowed: ReadonlyArray<A> | undefined, value: A | undefined): boolean =>
+  allowed === undefined || (value !== undefined && allowed.includes(value))
+
+const STATUS_ORDER: Readonly<Record<RuleStatus, number>> = {
+  permitted: 0,
+  uncertain: 1,
+  prohibited: 2
+}
+
+const minCap = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b)
+
+/** Both sets of terms at once: the stricter of each limit, every election of either. */
+export const stricter = (a: Resolved, b: Resolved): Resolved => {
+  const x = a.terms
+  const y = b.terms
+  return {
+    terms: {
+      status: STATUS_ORDER[x.status] >= STATUS_ORDER[y.status] ? x.status : y.status,
+      cardTypes: x.cardTypes.filter((t) => y.cardTypes.includes(t)),
+      cardholders: x.cardholders.filter((t) => y.cardholders.includes(t)),
+      channels: x.channels.filter((t) => y.channels.includes(t)),
+      maxPercentage: minCap(x.maxPercentage, y.maxPercentage),
+      maxFlatFee: minCap(x.maxFlatFee, y.maxFlatFee),
+      costOfAcceptanceCap: x.costOfAcceptanceCap || y.costOfAcceptanceCap,
+      flatOnly: x.flatOnly || y.flatOnly,
+      recurringAllowed: x.recurringAllowed && y.recurringAllowed,
+      requiresDisclosure: x.requiresDisclosure || y.requiresDisclosure,
+      standardChannelOnly: (x.standardChannelOnly ?? false) || (y.standardChannelOnly ?? false),
+      disclosureText: x.disclosureText ?? y.disclosureText ?? null
+    },
+    elections: a.elections === b.elections ? a.elections : union(a.elections, b.elections)
+  }
+}
+
+const union = <A>(a: ReadonlyArray<A>, b: ReadonlyArray<A>): ReadonlyArray<A> => [
+  ...a,
+  ...b.filter((x) => !a.includes(x))
+]
