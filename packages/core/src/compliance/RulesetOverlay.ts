@@ -65,7 +65,9 @@ export const PATCHES: Readonly<Record<string, Partial<Rule>>> = {
   // "Discover — not greater than the cost of acceptance": the record's own terms.
   "US-NETWORK-DISCOVER-AMEX": { networks: ["discover"], feeTypes: ["surcharge"] },
   // "(7) flat or fixed amount ... (maxPercentage=0 encodes 'no percentage')", "(2) card-absent
-  // transactions only", "(10) not on recurring or instalment transactions".
+  // transactions only", "(10) not on recurring or instalment transactions", and "(1) bona fide
+  // convenience of an alternative payment channel outside the merchant's customary channels",
+  // "(3) not if the merchant operates exclusively card-absent": never in its standard channel.
   "US-CONVENIENCE-FEE-VISA": {
     networks: ["visa"],
     feeTypes: ["convenience_fee"],
@@ -73,7 +75,8 @@ export const PATCHES: Readonly<Record<string, Partial<Rule>>> = {
     maxPercentage: null,
     flatOnly: true,
     channels: ["online"],
-    recurringAllowed: false
+    recurringAllowed: false,
+    standardChannelOnly: true
   },
   // PSD2 Art. 62(3): charges where allowed "shall not exceed the direct costs borne by the payee";
   // "commercial or non-EEA cards = cost-capped only where national law allows".
