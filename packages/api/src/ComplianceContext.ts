@@ -3,7 +3,16 @@
  * `region` and `cardType` that estimates, charges and compliance checks accept.
  */
 import { Schema } from "effect"
-import { Cardholder, CardNetwork, Channel, FeeType, IsoDate, Percent } from "./Field.js"
+import {
+  Cardholder,
+  CardNetwork,
+  CardScheme,
+  Channel,
+  CountryCode,
+  FeeType,
+  IsoDate,
+  Percent
+} from "./Field.js"
 
 /** The optional payer context, as fields to spread into a request struct. */
 export const fields = {
@@ -16,8 +25,26 @@ export const fields = {
   cardholder: Schema.optional(
     Cardholder.annotations({ description: "`consumer` (default) or `business`." })
   ),
+  cardScheme: Schema.optional(
+    CardScheme.annotations({
+      description:
+        "`four_party`, `three_party` or `national_debit`; absent: read from cardNetwork, else the strictest."
+    })
+  ),
+  cardIssuingCountry: Schema.optional(
+    CountryCode.annotations({
+      description:
+        "Country that issued the card: domestic, same economic area (EEA) or foreign rules apply; absent: the strictest."
+    })
+  ),
   channel: Schema.optional(
     Channel.annotations({ description: "`online` (default) or `in_person`." })
+  ),
+  standardChannel: Schema.optional(
+    Channel.annotations({
+      description:
+        "The merchant's standard payment channel: a card network's convenience fee is allowed only outside it. Absent: not checked."
+    })
   ),
   feeType: Schema.optional(
     FeeType.annotations({ description: "`surcharge` (default) or `convenience_fee`." })

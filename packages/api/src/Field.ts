@@ -109,6 +109,14 @@ export const Cardholder = oneOf(...Rule.Cardholder.literals)
 export const Channel = oneOf(...Rule.Channel.literals)
 /** A surcharge or a convenience fee, default `surcharge`. */
 export const FeeType = oneOf(...Rule.FeeType.literals)
+/** The kind of card scheme: `four_party`, `three_party` (Amex, Diners) or `national_debit` (eftpos, Interac). */
+export const CardScheme = oneOf(...Rule.Scheme.literals)
+/** An ISO 3166-1 alpha-2 country code, upper case. */
+export const CountryCode = Schema.String.pipe(
+  Schema.pattern(/^[A-Z]{2}$/, {
+    message: () => "must be an ISO 3166-1 alpha-2 country code (US, DE)"
+  })
+)
 
 /** How the percentage part of a fee is rounded (docs/design.md §2). */
 export const RoundingMode = oneOf("half_up", "half_even", "up", "down")

@@ -310,7 +310,9 @@ describe("a stricter rule never loosens a verdict", () => {
         }),
         (rule, status, cap, dropCard, payment) => {
           const strict: Rule = {
+            ...rule,
             ...tighten(rule, status, cap, dropCard),
+            disclosureText: rule.disclosureText,
             ...(rule.clauses === undefined
               ? {}
               : {

@@ -139,3 +139,34 @@ describe("POST /v1/estimates", () => {
     expect((await call(server.url, "POST", "/v1/fee-configs/pending/other")).status).toBe(404)
   })
 })
+
+describe("POST /v1/estimates: the card's scheme, issuing country and the merchant's standard channel", () => {
+  // research/SE.json: PSD2 Art. 62(4) bans charges on EEA consumer four-party cards only.
+  const sek = { amount: 100000, currency: "sek", region: "SE", cardType: "credit" }
+
+  it("a Swedish consumer Visa card: fees_prohibited; a US-issued one: not", async () => {
+    const domestic = await estimate({ ...sek, cardNetwork: "visa", cardIssuingCountry: "SE" })
+    expect(domestic.status).toBe(200)
+    expect(domestic.body).toMatchObject({ compliance: { reasonCode: "fees_prohibited" } })
+    const foreign = await estimate({ ...sek, cardNetwork: "visa", cardIssuingCountry: "US" })
+    expect(foreign.status).toBe(200)
+    expect(foreign.body).toMatchObject({ compliance: { reasonCode: "legal_uncertainty" } })
+  })
+
+  it("a three-party scheme named explicitly is outside the ban", async () => {
+    const reply = await estimate({ ...sek, cardScheme: "three_party", cardIssuingCountry: "SE" })
+    expect(reply.body).toMatchObject({ compliance: { reasonCode: "legal_uncertainty" } })
+  })
+
+  it("a bad issuing country, scheme or standard channel → 400 naming it", async () => {
+    for (const [param, value] of [
+      ["cardIssuingCountry", "se"],
+      ["cardScheme", "two_party"],
+      ["standardChannel", "phone"]
+    ] as const) {
+      const reply = await estimate({ ...sek, [param]: value })
+      expect(reply.status).toBe(400)
+      expect(errorOf(reply.body)).toMatchObject({ param })
+    }
+  })
+})
