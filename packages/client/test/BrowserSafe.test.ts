@@ -10,7 +10,8 @@ import { describe, expect, it } from "@effect/vitest"
 const packages = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const workspace: Record<string, string> = {
   "@levy/api": join(packages, "api/src/index.ts"),
-  "@levy/core": join(packages, "core/src/index.ts")
+  "@levy/core": join(packages, "core/src/index.ts"),
+  "@levy/rules": join(packages, "rules/src/index.ts")
 }
 
 const importsOf = (file: string): Array<string> =>
