@@ -67,7 +67,7 @@ const MINIMUMS: Readonly<Record<string, number>> = {
 }
 
 /** Two-decimal currencies of places in the ruleset without a quoted minimum (one increment). */
-const OTHER_TWO_DECIMAL = "cny pab sar try".split(" ")
+const OTHER_TWO_DECIMAL = "cny ngn pab pen qar sar try".split(" ")
 
 const CENTS = "usd aud cad eur hkd nzd sgd mxn brl".split(" ")
 
