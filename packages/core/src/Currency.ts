@@ -130,3 +130,36 @@ export const describe = (currency: Currency, minor: number): string => {
     ? major
     : `${minor} ${currency.minorUnitName} (${major})`
 }
+
+/**
+ * Decimal places a person is shown: the exponent, except where only whole units may be charged
+ * (ISK, HUF: two on the wire, none in a price).
+ */
+export const displayDigits = (currency: Currency): number =>
+  currency.increment === 10 ** currency.exponent ? 0 : currency.exponent
+
+/** An amount as a shopper reads it, symbol or code included: "$103.20", "ISK 5,000", "BHD 1.230". */
+export const format = (currency: Currency, minor: number): string =>
+  // Intl only lays the digits out: it is given the exact decimal text (ES2023 takes a string),
+  // never a rounded float.
+  // Intl puts a no-break space after a code ("ISK\u00a05,000"): a plain one is what JSON readers expect.
+  formatterOf(currency)
+    .format(Decimal.format(Decimal.fromScaled(minor, currency.exponent)) as unknown as number)
+    .replace(/\u00a0/g, " ")
+
+const formatters = new Map<string, Intl.NumberFormat>()
+
+const formatterOf = (currency: Currency): Intl.NumberFormat => {
+  let found = formatters.get(currency.code)
+  if (found === undefined) {
+    const digits = displayDigits(currency)
+    found = new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: currency.code.toUpperCase(),
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits
+    })
+    formatters.set(currency.code, found)
+  }
+  return found
+}

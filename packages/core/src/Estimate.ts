@@ -1,15 +1,16 @@
 /**
- * A fee quote together with its compliance verdict: `estimate` reports on the configured
- * fee as it is; `chargeQuote` lowers it to the largest compliant one, as a charge must
- * (docs/design.md §3).
+ * A fee quote together with its compliance verdict: the fee a charge collects, lowered to the
+ * largest compliant one (docs/design.md §3), so a checkout that shows the estimate shows what
+ * the shopper pays; the configured fee and its verdict are kept beside it.
  */
 import { Either } from "effect"
 import * as Currency from "./Currency.js"
 import * as Compliance from "./compliance/Compliance.js"
 import type { Ruleset } from "./compliance/Ruleset.js"
+import * as Disclosure from "./Disclosure.js"
 import * as Fee from "./Fee.js"
 import { type FeeError, isFeeError } from "./FeeError.js"
-import type { FeeSchedule } from "./FeeSchedule.js"
+import { type FeeSchedule, feesIn } from "./FeeSchedule.js"
 
 /** What an estimate or a charge is asked for. */
 export interface FeeRequest extends Compliance.ComplianceContext {
@@ -17,14 +18,31 @@ export interface FeeRequest extends Compliance.ComplianceContext {
   readonly currency: unknown
 }
 
-/** A quote and the verdict on its fee. */
+/**
+ * What a charge with the request's inputs collects: the configured fee lowered to the largest
+ * compliant one (docs/design.md §3), the verdict on that fee with its disclosure rendered, and
+ * the configured fee with its own verdict beside it.
+ */
 export interface Estimate extends Fee.FeeQuote {
+  /** Whether the fee quoted (and collected by a charge) is compliant. */
   readonly compliant: boolean
   readonly region: string | null
+  /** The verdict on the quoted fee; `disclosureText` is the text to show for it, or null. */
   readonly compliance: Compliance.ComplianceVerdict
+  /** The configured fee, before compliance lowered it, and the verdict on it (why it was lowered). */
+  readonly configured: Configured
 }
 
-/** The configured fee for the request and whether it is compliant. */
+/** The configured fee and the verdict on it. */
+export interface Configured extends Compliance.ComplianceVerdict {
+  readonly convenienceFee: number
+  readonly totalAmount: number
+}
+
+/** A charge's quote: the same as an estimate (kept as a name of its own for callers). */
+export type ChargeQuote = Estimate
+
+/** The quote a charge collects: never a non-compliant fee where a compliant one exists. */
 export const estimate = (
   schedule: FeeSchedule,
   ruleset: Ruleset,
@@ -35,29 +53,64 @@ export const estimate = (
   const q = Fee.quoteIn(schedule, request.amount, unit, request.currency as string)
   if (isFeeError(q)) return Either.left(q)
   const verdict = Compliance.checkOrFail(ruleset, request, quotedFee(schedule, q, unit))
-  return isFeeError(verdict) ? Either.left(verdict) : Either.right(withVerdict(q, verdict))
-}
-
-/** A charge's quote: the fee lowered to the largest compliant one, the original verdict kept. */
-export interface ChargeQuote extends Estimate {
-  /** The verdict on the configured fee, before it was lowered. */
-  readonly configured: Compliance.ComplianceVerdict
-}
-
-/** The quote a charge collects: never a non-compliant fee. */
-export const chargeQuote = (
-  schedule: FeeSchedule,
-  ruleset: Ruleset,
-  request: FeeRequest
-): Either.Either<ChargeQuote, FeeError> => {
-  const quoted = Fee.quote(schedule, request.amount, request.currency)
-  if (Either.isLeft(quoted)) return Either.left(quoted.left)
-  const q = quoted.right
-  const adjusted = Compliance.adjustToCompliant(ruleset, checkInput(schedule, request, q))
+  if (isFeeError(verdict)) return Either.left(verdict)
+  if (verdict.compliant) {
+    const shown = withDisclosure(verdict, q, unit)
+    return Either.right(withVerdict(q, shown, configuredOf(q, shown)))
+  }
+  const adjusted = Compliance.adjustToCompliant(ruleset, checkInput(schedule, request, q, unit))
   if (Either.isLeft(adjusted)) return Either.left(adjusted.left)
-  const { fee, verdict, original } = adjusted.right
-  return Either.right({ ...withVerdict(Fee.withFee(q, fee), verdict), configured: original })
+  const lowered = Fee.withFee(q, adjusted.right.fee)
+  return Either.right(
+    withVerdict(
+      lowered,
+      withDisclosure(adjusted.right.verdict, lowered, unit),
+      configuredOf(q, withDisclosure(verdict, q, unit))
+    )
+  )
 }
+
+/** The same as `estimate`: what a charge collects. */
+export const chargeQuote = estimate
+
+/**
+ * The quote of the configured fee itself, as a charge under `nonCompliant: "reject"` sees it:
+ * refused (not lowered) when not compliant.
+ */
+export const asConfigured = (e: Estimate): Estimate =>
+  e.configured.convenienceFee === e.convenienceFee && e.configured.compliant === e.compliant
+    ? e
+    : {
+        ...Fee.withFee(e, e.configured.convenienceFee),
+        compliant: e.configured.compliant,
+        region: e.region,
+        compliance: e.configured,
+        configured: e.configured
+      }
+
+const configuredOf = (q: Fee.FeeQuote, verdict: Compliance.ComplianceVerdict): Configured => ({
+  ...verdict,
+  convenienceFee: q.convenienceFee,
+  totalAmount: q.totalAmount
+})
+
+/** The verdict with its disclosure rendered for the quoted fee (docs/compliance.md). */
+const withDisclosure = (
+  verdict: Compliance.ComplianceVerdict,
+  q: Fee.FeeQuote,
+  unit: Currency.Currency
+): Compliance.ComplianceVerdict => {
+  const disclosureText = Disclosure.render(verdict.disclosureText, {
+    amount: q.baseAmount,
+    fee: q.convenienceFee,
+    flatPart: flatPartOf(q),
+    currency: unit
+  })
+  return disclosureText === verdict.disclosureText ? verdict : { ...verdict, disclosureText }
+}
+
+/** The flat part of a quoted fee: never more than the fee (a lowered fee may be all flat). */
+const flatPartOf = (q: Fee.FeeQuote): number => Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
 
 /**
  * The quote's fee as compliance checks it, written into one reused record: the check reads it
@@ -68,9 +121,9 @@ const quotedFee = (schedule: FeeSchedule, q: Fee.FeeQuote, unit: Currency.Curren
   scratch.currency = q.currency
   scratch.unit = unit
   scratch.percentage = schedule.percentage
-  scratch.flatFee = schedule.flatFee
+  scratch.flatFee = feesIn(schedule, unit).flatFee
   scratch.fee = q.convenienceFee
-  scratch.flatPart = Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
+  scratch.flatPart = flatPartOf(q)
   return scratch
 }
 
@@ -98,21 +151,26 @@ interface QuotedFee extends Compliance.FeeUnderCheck {
 const feeUnderCheck = (
   schedule: FeeSchedule,
   q: Fee.FeeQuote,
-  unit?: Currency.Currency
+  unit: Currency.Currency
 ): QuotedFee => ({
   amount: q.baseAmount,
   currency: q.currency,
   unit,
   percentage: schedule.percentage,
-  flatFee: schedule.flatFee,
+  flatFee: feesIn(schedule, unit).flatFee,
   fee: q.convenienceFee,
-  flatPart: Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
+  flatPart: flatPartOf(q)
 })
 
 /** The compliance input for a charge's quote: the request's context and the quote's fee. */
-const checkInput = (schedule: FeeSchedule, request: FeeRequest, q: Fee.FeeQuote): CheckInput => ({
+const checkInput = (
+  schedule: FeeSchedule,
+  request: FeeRequest,
+  q: Fee.FeeQuote,
+  unit: Currency.Currency
+): CheckInput => ({
   ...request,
-  ...feeUnderCheck(schedule, q)
+  ...feeUnderCheck(schedule, q, unit)
 })
 
 type CheckInput = Compliance.ComplianceInput & {
@@ -121,7 +179,11 @@ type CheckInput = Compliance.ComplianceInput & {
   readonly flatPart: number
 }
 
-const withVerdict = (q: Fee.FeeQuote, verdict: Compliance.ComplianceVerdict): Estimate => ({
+const withVerdict = (
+  q: Fee.FeeQuote,
+  verdict: Compliance.ComplianceVerdict,
+  configured: Configured
+): Estimate => ({
   baseAmount: q.baseAmount,
   convenienceFee: q.convenienceFee,
   totalAmount: q.totalAmount,
@@ -133,5 +195,6 @@ const withVerdict = (q: Fee.FeeQuote, verdict: Compliance.ComplianceVerdict): Es
   rounding: q.rounding,
   compliant: verdict.compliant,
   region: verdict.region,
-  compliance: verdict
+  compliance: verdict,
+  configured
 })

@@ -6,7 +6,7 @@ import type { Either } from "effect"
 import * as Currency from "./Currency.js"
 import * as Decimal from "./Decimal.js"
 import { type FeeError, fail, isFeeError, toEither } from "./FeeError.js"
-import type { FeeModel, FeeSchedule } from "./FeeSchedule.js"
+import { type CurrencyFees, type FeeModel, type FeeSchedule, feesIn } from "./FeeSchedule.js"
 import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
@@ -53,14 +53,15 @@ export const quoteIn = (
 ): FeeQuote | FeeError => {
   const base = checkAmount(schedule, amount, unit)
   if (isFeeError(base)) return base
-  const flat = Rate.flatFeeMinorOrFail(schedule.flatFee, unit)
+  const fees = feesIn(schedule, unit)
+  const flat = flatMinorOrFail(schedule, fees, unit)
   if (isFeeError(flat)) return flat
   const raw =
     schedule.model === "add_on"
       ? percentagePart(base, schedule.percentage, unit.increment, schedule.rounding)
       : grossUpTotal(base, flat, schedule.percentage, unit.increment) - base - flat
   const before = raw + flat
-  const fee = limit(before, schedule, unit.increment)
+  const fee = limit(before, fees, unit.increment)
   if (base + fee > unit.maximumCharge) {
     return fail(
       "amount_too_large",
@@ -73,7 +74,7 @@ export const quoteIn = (
     convenienceFee: fee,
     totalAmount: base + fee,
     currency: code,
-    feeStructure: feeStructureOf(schedule),
+    feeStructure: feeStructureOf(schedule, fees),
     feeBreakdown: { percentage: raw, flatFee: flat },
     adjustment: fee - before,
     model: schedule.model,
@@ -81,15 +82,22 @@ export const quoteIn = (
   }
 }
 
-/** The schedule's rate in reference units (display numbers; see Rate.percentageToNumber). */
-export const feeStructureOf = (schedule: FeeSchedule): FeeQuote["feeStructure"] => {
+/**
+ * The schedule's rate in reference units (display numbers; see Rate.percentageToNumber), with
+ * the flat fee of `fees`: the schedule's own or its entry for the currency.
+ */
+export const feeStructureOf = (
+  schedule: FeeSchedule,
+  fees: CurrencyFees = schedule
+): FeeQuote["feeStructure"] => {
   // Quotes under one schedule share one (immutable) structure; a pointer check, no hashing.
-  if (schedule !== lastStructure.schedule) {
+  if (schedule !== lastStructure.schedule || fees !== lastStructure.fees) {
     lastStructure = {
       schedule,
+      fees,
       structure: {
         percentage: Rate.percentageToNumber(schedule.percentage),
-        flatFee: Decimal.toNumber(schedule.flatFee)
+        flatFee: Decimal.toNumber(fees.flatFee)
       }
     }
   }
@@ -98,6 +106,7 @@ export const feeStructureOf = (schedule: FeeSchedule): FeeQuote["feeStructure"] 
 
 let lastStructure = {
   schedule: undefined as FeeSchedule | undefined,
+  fees: undefined as CurrencyFees | undefined,
   structure: { percentage: 0, flatFee: 0 } as FeeQuote["feeStructure"]
 }
 
@@ -142,8 +151,27 @@ export const grossUpTotal = (
 export const netOf = (total: number, flat: number, ppm: number): number =>
   total - Rounding.mulDiv(total, ppm, Rate.PPM, "half_up") - flat
 
-/** The fee within the schedule's minFee/maxFee, on the currency's increment. */
-const limit = (fee: number, schedule: FeeSchedule, increment: number): number => {
+/**
+ * The flat fee in minor units. A currency the account set no flat fee for, where the default
+ * cannot be charged exactly (0.30 in JPY), is the fee configuration's gap, and the error says so.
+ */
+const flatMinorOrFail = (
+  schedule: FeeSchedule,
+  fees: CurrencyFees,
+  unit: Currency.Currency
+): number | FeeError => {
+  const flat = Rate.flatFeeMinorOrFail(fees.flatFee, unit)
+  if (!isFeeError(flat) || fees !== schedule) return flat
+  const code = unit.code
+  return fail(
+    "currency_not_configured",
+    "currency",
+    `The fee configuration's flatFee ${Decimal.format(fees.flatFee)} cannot be charged exactly in ${code.toUpperCase()}. Set a flat fee for ${code.toUpperCase()} in the fee configuration: currencyFees.${code}.flatFee (POST /v1/fee-configs).`
+  )
+}
+
+/** The fee within the currency's minFee/maxFee, on the currency's increment. */
+const limit = (fee: number, schedule: CurrencyFees, increment: number): number => {
   let limited = fee
   if (schedule.minFee !== null && limited < schedule.minFee) {
     limited = Math.ceil(schedule.minFee / increment) * increment

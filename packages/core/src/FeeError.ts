@@ -10,7 +10,8 @@ export const FeeErrorCode = Schema.Literal(
   "parameter_invalid",
   "amount_too_small",
   "amount_too_large",
-  "currency_not_supported"
+  "currency_not_supported",
+  "currency_not_configured"
 )
 export type FeeErrorCode = typeof FeeErrorCode.Type
 

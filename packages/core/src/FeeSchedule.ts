@@ -28,6 +28,19 @@ export interface FeeSchedule {
   readonly minAmount: number
   /** Largest base amount accepted, minor units; null for the currency's maximum. */
   readonly maxAmount: number | null
+  /**
+   * The flat fee and fee limits of particular currencies, by lower-case code: one flat fee in
+   * major units cannot suit every currency (0.30 has no meaning in JPY). A currency without
+   * an entry uses the fields above.
+   */
+  readonly currencyFees: ReadonlyMap<string, CurrencyFees>
+}
+
+/** The part of a schedule a currency may set for itself: the schedule is its own default. */
+export interface CurrencyFees {
+  readonly flatFee: Decimal.Decimal
+  readonly minFee: number | null
+  readonly maxFee: number | null
 }
 
 /** Raw fields of a fee configuration as they arrive on the wire; any may be absent. */
@@ -40,6 +53,8 @@ export interface FeeScheduleInput {
   readonly maxFee?: unknown
   readonly minAmount?: unknown
   readonly maxAmount?: unknown
+  /** `{jpy: {flatFee: 40, minFee: 100, maxFee: null}, ...}`; absent fields take the defaults. */
+  readonly currencyFees?: unknown
 }
 
 /** A new account's configuration: the specification's example, 2.9 % + 0.30 (docs/design.md §2). */
@@ -51,7 +66,8 @@ export const DEFAULT: FeeSchedule = {
   minFee: null,
   maxFee: null,
   minAmount: 50,
-  maxAmount: null
+  maxAmount: null,
+  currencyFees: new Map()
 }
 
 /** `base` with the fields present in `input` replaced, validated as a whole. */
@@ -75,9 +91,81 @@ export const make = (
       maxAmount:
         input.maxAmount !== undefined
           ? yield* optionalMinor(input.maxAmount, "maxAmount")
-          : base.maxAmount
+          : base.maxAmount,
+      currencyFees: base.currencyFees
     }
-    return yield* validate(schedule)
+    const currencyFees = has(input.currencyFees)
+      ? yield* parseCurrencyFees(input.currencyFees, schedule)
+      : base.currencyFees
+    return yield* validate({ ...schedule, currencyFees })
+  })
+
+/** The flat fee and limits a currency is charged with: its own entry, or the schedule's. */
+export const feesIn = (schedule: FeeSchedule, currency: Currency.Currency): CurrencyFees =>
+  schedule.currencyFees.size === 0
+    ? schedule
+    : (schedule.currencyFees.get(currency.code) ?? schedule)
+
+/** Each entry over the schedule's own fields, checked against its currency. */
+const parseCurrencyFees = (
+  value: unknown,
+  defaults: CurrencyFees
+): Either.Either<ReadonlyMap<string, CurrencyFees>, FeeError> =>
+  Either.gen(function* () {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return yield* Either.left(
+        fail(
+          "parameter_invalid",
+          "currencyFees",
+          'currencyFees must be an object of currency codes, e.g. {"jpy": {"flatFee": 40}}.'
+        )
+      )
+    }
+    const out = new Map<string, CurrencyFees>()
+    for (const [code, entry] of Object.entries(value)) {
+      const currency = Currency.lookup(code)
+      const param = `currencyFees.${code}`
+      if (currency === undefined) {
+        return yield* Either.left(
+          fail(
+            "currency_not_supported",
+            param,
+            `${param}: ${code.slice(0, 16)} is not a supported currency.`
+          )
+        )
+      }
+      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+        return yield* Either.left(
+          fail("parameter_invalid", param, `${param} must be an object: {flatFee, minFee, maxFee}.`)
+        )
+      }
+      const fields = entry as Record<string, unknown>
+      const fees: CurrencyFees = {
+        flatFee: has(fields.flatFee)
+          ? yield* Rate.parseFlatFee(fields.flatFee, `${param}.flatFee`)
+          : defaults.flatFee,
+        minFee:
+          fields.minFee !== undefined
+            ? yield* optionalMinor(fields.minFee, `${param}.minFee`)
+            : defaults.minFee,
+        maxFee:
+          fields.maxFee !== undefined
+            ? yield* optionalMinor(fields.maxFee, `${param}.maxFee`)
+            : defaults.maxFee
+      }
+      yield* Rate.flatFeeMinor(fees.flatFee, currency, `${param}.flatFee`)
+      if (fees.minFee !== null && fees.maxFee !== null && fees.minFee > fees.maxFee) {
+        return yield* Either.left(
+          fail(
+            "parameter_invalid",
+            `${param}.minFee`,
+            `${param}.minFee must not be greater than maxFee.`
+          )
+        )
+      }
+      out.set(currency.code, fees)
+    }
+    return out
   })
 
 const has = (value: unknown): boolean => value !== undefined && value !== null

@@ -125,7 +125,11 @@ describe("every reason code has a case from the data", () => {
   })
 
   it("the table and the flat-fee case cover every reason code", () => {
-    const covered = new Set([...cases.map(([, , code]) => code), "flat_fee_over_limit"])
+    const covered = new Set([
+      ...cases.map(([, , code]) => code),
+      "flat_fee_over_limit",
+      "no_region" // compliant, not a failure: the "region absent" case below
+    ])
     expect([...covered].sort()).toEqual([...Compliance.reasonCodes].sort())
   })
 })
@@ -629,12 +633,12 @@ describe("regions", () => {
     }
   )
 
-  it("region absent or null: no rules apply, region null", () => {
+  it("region absent or null: no rules apply, region null, and the answer says so (no_region)", () => {
     for (const region of [undefined, null]) {
       const v = check({ region, cardType: "debit", percentage: pct("50"), amount: 10_000 })
       expect(v.compliant).toBe(true)
       expect(v.region).toBeNull()
-      expect(v.reasonCode).toBeNull()
+      expect(v.reasonCode).toBe("no_region")
       expect(v.reason).toBeNull()
       expect(v.maxFee).toBeNull()
       expect(v.rulesetVersion).toBe(R.version)
@@ -775,18 +779,43 @@ describe("adjustToCompliant and charges", () => {
     expect(q.adjustment).toBe(-120)
     expect(q.compliant).toBe(true)
     expect(q.configured.reasonCode).toBe("percentage_over_limit")
-    const e = Either.getOrThrow(
-      Estimate.estimate(FeeSchedule.DEFAULT, R, {
-        amount: 10_000,
-        currency: "usd",
-        region: "US-CO",
-        cardType: "credit",
-        date: DAY
-      })
+    expect(q.configured.convenienceFee).toBe(320)
+    expect(q.configured.totalAmount).toBe(10_320)
+  })
+
+  it("an estimate is what a charge collects: US-NY Visa credit, 2.9 % + 0.30 on 100.00 → 300", () => {
+    const request = {
+      amount: 10_000,
+      currency: "usd",
+      region: "US-NY",
+      cardType: "credit",
+      cardNetwork: "visa",
+      date: DAY
+    } as const
+    const e = Either.getOrThrow(Estimate.estimate(FeeSchedule.DEFAULT, R, request))
+    const c = Either.getOrThrow(Estimate.chargeQuote(FeeSchedule.DEFAULT, R, request))
+    expect(e).toEqual(c)
+    expect(e.convenienceFee).toBe(300)
+    expect(e.totalAmount).toBe(10_300)
+    expect(e.adjustment).toBe(-20)
+    expect(e.compliant).toBe(true)
+    expect(e.compliance.reasonCode).toBeNull()
+    // The configured fee and why it was lowered, beside it.
+    expect(e.configured).toMatchObject({
+      convenienceFee: 320,
+      totalAmount: 10_320,
+      compliant: false,
+      reasonCode: "network_cap_exceeded"
+    })
+    // The disclosure describes the 3 % collected, not the 3.2 % configured.
+    expect(e.compliance.disclosureText).toBe(
+      "Credit card price: $103.00 (includes a 3% card surcharge). Cash/debit price: $100.00."
     )
-    expect(e.convenienceFee).toBe(320)
-    expect(e.compliant).toBe(false)
-    expect(e.compliance.reasonCode).toBe("percentage_over_limit")
+    // Under nonCompliant: "reject" the configured fee is what a charge would be refused for.
+    const rejected = Estimate.asConfigured(e)
+    expect(rejected.convenienceFee).toBe(320)
+    expect(rejected.compliant).toBe(false)
+    expect(rejected.compliance.reasonCode).toBe("network_cap_exceeded")
   })
 })
 

@@ -103,7 +103,8 @@ const scheduleOf = (c: Case, model: FeeSchedule.FeeModel): FeeSchedule.FeeSchedu
   minFee: c.minFee,
   maxFee: c.maxFee,
   minAmount: 50,
-  maxAmount: null
+  maxAmount: null,
+  currencyFees: new Map()
 })
 
 const quoteOf = (c: Case, model: FeeSchedule.FeeModel) =>

@@ -181,10 +181,12 @@ describe("Fee.quote: currencies (fee-math §3)", () => {
       expect(q.feeStructure).toEqual({ percentage: 2.9, flatFee: 30 })
     })
 
-    it("a flat fee of 0.30 cannot be charged in yen", () => {
+    it("a flat fee of 0.30 cannot be charged in yen: the error names the fee configuration", () => {
       const error = left(Fee.quote(FeeSchedule.DEFAULT, 10000, "jpy"))
-      expect(codeAndParam(error)).toEqual({ code: "parameter_invalid", param: "flatFee" })
+      expect(codeAndParam(error)).toEqual({ code: "currency_not_configured", param: "currency" })
       expect(error.message).toContain("JPY")
+      expect(error.message).toContain("fee configuration")
+      expect(error.message).toContain("currencyFees.jpy.flatFee")
     })
 
     it("the minimum charge is ¥50 (fee-math §4.1)", () => {
@@ -233,7 +235,12 @@ describe("Fee.quote: currencies (fee-math §3)", () => {
 
     it("a flat fee must be a multiple of 10 fils", () => {
       const error = left(Fee.quote(schedule({ flatFee: 0.305 }), 10000, "kwd"))
-      expect(codeAndParam(error)).toEqual({ code: "parameter_invalid", param: "flatFee" })
+      expect(codeAndParam(error)).toEqual({ code: "currency_not_configured", param: "currency" })
+      const entry = left(FeeSchedule.make({ currencyFees: { kwd: { flatFee: 0.305 } } }))
+      expect(codeAndParam(entry)).toEqual({
+        code: "parameter_invalid",
+        param: "currencyFees.kwd.flatFee"
+      })
     })
 
     it("every three-decimal currency has exponent 3 and increment 10", () => {
@@ -255,7 +262,7 @@ describe("Fee.quote: currencies (fee-math §3)", () => {
       const amount = left(Fee.quote(schedule({ flatFee: 1 }), 10050, "isk"))
       expect(codeAndParam(amount)).toEqual({ code: "parameter_invalid", param: "amount" })
       const flat = left(Fee.quote(FeeSchedule.DEFAULT, 10000, "isk"))
-      expect(codeAndParam(flat)).toEqual({ code: "parameter_invalid", param: "flatFee" })
+      expect(codeAndParam(flat)).toEqual({ code: "currency_not_configured", param: "currency" })
     })
 
     // HUF minimum: 175.00 Ft = 17500 (fee-math §4.1). 17500 × 2.9 % = 507.5 = 5.075 Ft → 5 Ft.
@@ -328,6 +335,60 @@ describe("Fee.quote: currencies (fee-math §3)", () => {
       expect(Currency.lookup("usd")?.exponent).toBe(2)
       expect(Currency.lookup("xyz")).toBeUndefined()
     })
+  })
+})
+
+describe("Fee.quote: per-currency flat fees and limits", () => {
+  const perCurrency = schedule({
+    currencyFees: {
+      JPY: { flatFee: 40, minFee: 100 },
+      isk: { flatFee: 50, maxFee: 30_000 },
+      bhd: { flatFee: "0.1" }
+    }
+  })
+
+  it("a currency with an entry gets its own flat fee and limits", () => {
+    // 10000 jpy × 2.9 % = 290, + ¥40.
+    const jpy = right(Fee.quote(perCurrency, 10_000, "jpy"))
+    expect(jpy.convenienceFee).toBe(330)
+    expect(jpy.feeStructure).toEqual({ percentage: 2.9, flatFee: 40 })
+    // 1000 jpy: 29 + 40 = 69, raised to the minFee of ¥100.
+    expect(right(Fee.quote(perCurrency, 1_000, "jpy")).convenienceFee).toBe(100)
+    // 5,000 ISK (500000): 14500 + 5000 = 19500; 20,000 ISK: 58000 + 5000 capped at 30000.
+    expect(right(Fee.quote(perCurrency, 500_000, "isk")).convenienceFee).toBe(19_500)
+    expect(right(Fee.quote(perCurrency, 2_000_000, "isk")).convenienceFee).toBe(30_000)
+    // 10.000 BHD × 2.9 % = 0.290, + 0.100.
+    expect(right(Fee.quote(perCurrency, 10_000, "bhd")).convenienceFee).toBe(390)
+  })
+
+  it("a currency without one keeps the defaults", () => {
+    const usd = right(Fee.quote(perCurrency, 10_000, "usd"))
+    expect(usd.convenienceFee).toBe(320)
+    expect(usd.feeStructure).toEqual({ percentage: 2.9, flatFee: 0.3 })
+  })
+
+  it("refuses an entry whose flat fee its currency cannot charge, naming it", () => {
+    const error = left(FeeSchedule.make({ currencyFees: { jpy: { flatFee: 0.3 } } }))
+    expect(codeAndParam(error)).toEqual({
+      code: "parameter_invalid",
+      param: "currencyFees.jpy.flatFee"
+    })
+  })
+
+  it("refuses an unknown currency, a non-object and minFee above maxFee", () => {
+    expect(codeAndParam(left(FeeSchedule.make({ currencyFees: { xyz: {} } })))).toEqual({
+      code: "currency_not_supported",
+      param: "currencyFees.xyz"
+    })
+    expect(codeAndParam(left(FeeSchedule.make({ currencyFees: [] })))).toEqual({
+      code: "parameter_invalid",
+      param: "currencyFees"
+    })
+    expect(
+      codeAndParam(
+        left(FeeSchedule.make({ currencyFees: { jpy: { flatFee: 40, minFee: 10, maxFee: 5 } } }))
+      )
+    ).toEqual({ code: "parameter_invalid", param: "currencyFees.jpy.minFee" })
   })
 })
 

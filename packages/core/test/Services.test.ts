@@ -27,26 +27,29 @@ layer(FeeCalculator.Default)("FeeCalculator (shipped ruleset)", (it) => {
     })
   )
 
-  it.effect("an estimate reports the configured fee; a charge quote lowers it to the cap", () =>
-    Effect.gen(function* () {
-      const calculator = yield* FeeCalculator
-      const request = {
-        amount: 10000,
-        currency: "usd",
-        region: "US-CO",
-        cardType: "credit"
-      } as const
-      const estimate = yield* calculator.estimate(schedule, request)
-      expect(estimate.convenienceFee).toBe(320)
-      expect(estimate.compliant).toBe(false)
-      expect(estimate.compliance.reasonCode).toBe("percentage_over_limit")
-      const charge = yield* calculator.chargeQuote(schedule, request)
-      expect(charge.convenienceFee).toBe(200)
-      expect(charge.totalAmount).toBe(10200)
-      expect(charge.adjustment).toBe(-120)
-      expect(charge.compliant).toBe(true)
-      expect(charge.configured.compliant).toBe(false)
-    })
+  it.effect(
+    "an estimate and a charge quote both lower the fee to the cap, the configured fee beside it",
+    () =>
+      Effect.gen(function* () {
+        const calculator = yield* FeeCalculator
+        const request = {
+          amount: 10000,
+          currency: "usd",
+          region: "US-CO",
+          cardType: "credit"
+        } as const
+        const estimate = yield* calculator.estimate(schedule, request)
+        expect(estimate.convenienceFee).toBe(200)
+        expect(estimate.compliant).toBe(true)
+        expect(estimate.configured.convenienceFee).toBe(320)
+        expect(estimate.configured.reasonCode).toBe("percentage_over_limit")
+        const charge = yield* calculator.chargeQuote(schedule, request)
+        expect(charge.convenienceFee).toBe(200)
+        expect(charge.totalAmount).toBe(10200)
+        expect(charge.adjustment).toBe(-120)
+        expect(charge.compliant).toBe(true)
+        expect(charge.configured.compliant).toBe(false)
+      })
   )
 })
 

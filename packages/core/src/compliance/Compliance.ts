@@ -14,7 +14,10 @@ import * as Policy from "./Policy.js"
 import type { Cardholder, CardType, Channel, FeeType, Rule, Scheme } from "./Rule.js"
 import type { Ruleset } from "./Ruleset.js"
 
-/** Why a fee is not compliant (docs/design.md §3). A schema, so the API contract reuses it. */
+/**
+ * Why a fee is not compliant (docs/design.md §3), or `no_region`: compliant only because no
+ * region was given, so no rule was checked. A schema, so the API contract reuses it.
+ */
 export const ReasonCode = Schema.Literal(
   "fees_prohibited",
   "card_type_not_allowed",
@@ -27,7 +30,8 @@ export const ReasonCode = Schema.Literal(
   "convenience_fee_channel",
   "cardholder_not_allowed",
   "legal_uncertainty",
-  "unknown_region"
+  "unknown_region",
+  "no_region"
 )
 export type ReasonCode = typeof ReasonCode.Type
 
@@ -706,7 +710,8 @@ const noRules = (ruleset: Ruleset): ComplianceVerdict => {
 const noRulesVerdict = (ruleset: Ruleset): ComplianceVerdict => ({
   compliant: true,
   region: null,
-  reasonCode: null,
+  // Compliant, so no reason (null iff compliant); the code says no rule was checked.
+  reasonCode: "no_region",
   reason: null,
   maxPercentage: null,
   maxFee: null,

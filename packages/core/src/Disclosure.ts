@@ -1,0 +1,73 @@
+/**
+ * The disclosure a payer is shown for the fee actually charged: the place's template (kept raw
+ * on the region) with its placeholders filled in the charge's currency. Every door (estimates,
+ * charges, the engine's quotes, the dashboard) shows this text, never the template.
+ */
+import * as Currency from "./Currency.js"
+import * as Rate from "./Rate.js"
+import * as Rounding from "./Rounding.js"
+
+/** The fee a disclosure describes, every amount in minor units of `currency`. */
+export interface Charged {
+  readonly amount: number
+  readonly fee: number
+  /** The flat part of `fee`. */
+  readonly flatPart: number
+  readonly currency: Currency.Currency
+}
+
+/**
+ * Used where the place's own text announces that no fee is charged (the UK's consumer-card
+ * notice) but a fee is charged all the same, as the law of the place allows on a business card.
+ */
+export const FEE_CHARGED =
+  "A card surcharge of {fee} ({rate}% of the amount) is added to this payment: you pay {credit_total} instead of {cash_total}."
+
+/** The text to show for `charged` under `template`; null when there is none or no fee is charged. */
+export const render = (template: string | null, charged: Charged): string | null => {
+  if (template === null || charged.fee === 0) return null
+  const text = withoutNotes(template)
+  return fill(announcesNoFee(text) ? FEE_CHARGED : text, charged)
+}
+
+/** `template` with `{rate}`, `{flat}`, `{fee}`, `{credit_total}` and `{cash_total}` filled. */
+export const fill = (template: string, charged: Charged): string => {
+  if (!template.includes("{")) return template
+  const money = (minor: number) => Currency.format(charged.currency, minor)
+  // A template's own "$" before a placeholder goes: the amount carries its currency's symbol.
+  return template.replace(/\$?\{(rate|flat|fee|credit_total|cash_total)\}/g, (_, name: string) => {
+    switch (name) {
+      case "rate":
+        return String(Rate.percentageToNumber(effectiveRatePpm(charged)))
+      case "flat":
+        return money(charged.flatPart)
+      case "fee":
+        return money(charged.fee)
+      case "credit_total":
+        return money(charged.amount + charged.fee)
+      default:
+        return money(charged.amount)
+    }
+  })
+}
+
+/**
+ * fee / amount rounded half-up to a hundredth of a percent, in parts per million: 250 on 10000 → 25,000
+ * (2.5 %). The effective rate, as caps bind it (docs/design.md §3).
+ */
+const effectiveRatePpm = (c: Charged): number =>
+  Rounding.mulDiv(c.fee, 10_000, c.amount, "half_up") * 100
+
+/**
+ * The text without the researchers' bracketed notes ("[Option (II) wording: …]"): they record
+ * an alternative reading of the statute for us, not words for the payer.
+ */
+const withoutNotes = (text: string): string => text.replace(/\s*\[[^\]]*\]/g, "").trim()
+
+/**
+ * Whether the text tells the payer that no fee is charged ("No surcharge is charged for paying
+ * with a consumer … card."), as opposed to one that names a fee and a card it is not charged on
+ * ("… No surcharge on debit.").
+ */
+const announcesNoFee = (text: string): boolean =>
+  /(^|[.!]\s+)No (surcharge|additional fee) (is|may|for)\b/.test(text)
