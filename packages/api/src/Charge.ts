@@ -6,6 +6,7 @@
 import type { Estimate as CoreEstimate } from "@levy/core"
 import { Schema } from "effect"
 import { Compliance, fromVerdict } from "./Compliance.js"
+import * as ConfiguredFee from "./ConfiguredFee.js"
 import { FeeBreakdown, FeeStructure } from "./Estimate.js"
 import {
   BillingMode,
@@ -62,7 +63,11 @@ export const Charge = Schema.Struct({
   }),
   compliance: Compliance.annotations({
     description:
-      "The verdict on the configured fee. When it was not compliant the fee collected was lowered to the largest compliant one (see adjustment)."
+      "The verdict on the fee collected (convenienceFee); disclosureText is the text to show the payer for it. Why a fee was lowered is in configured."
+  }),
+  configured: Schema.optional(ConfiguredFee.ConfiguredFee).annotations({
+    description:
+      "The configured fee and the verdict on it: when not compliant, why the fee collected was lowered (see adjustment). Absent on charges stored before the field existed, whose compliance is the configured fee's verdict."
   }),
   failureCode: Schema.optional(Schema.String),
   failureMessage: Schema.optional(Schema.String),
@@ -85,5 +90,6 @@ export const quoteFields = (quote: CoreEstimate.ChargeQuote) => ({
   feeStructure: quote.feeStructure,
   feeBreakdown: quote.feeBreakdown,
   adjustment: quote.adjustment,
-  compliance: fromVerdict(quote.configured)
+  compliance: fromVerdict(quote.compliance),
+  configured: ConfiguredFee.fromEngine(quote.configured)
 })

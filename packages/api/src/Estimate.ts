@@ -1,10 +1,12 @@
 /**
- * An estimate (`object: "estimate"`): the fee the account's configuration gives for an
- * amount, and whether that configured fee is compliant (docs/design.md §2–§3).
+ * An estimate (`object: "estimate"`): the fee a charge with the same inputs collects (the
+ * configured fee lowered to the largest compliant one), with the configured fee and the verdict
+ * on it beside it (docs/design.md §2–§3).
  */
 import type { Estimate as CoreEstimate } from "@levy/core"
 import { Schema } from "effect"
 import { Compliance, fromVerdict } from "./Compliance.js"
+import * as ConfiguredFee from "./ConfiguredFee.js"
 import {
   CurrencyCode,
   FeeModel,
@@ -41,11 +43,17 @@ export type FeeBreakdown = typeof FeeBreakdown.Type
 export const Estimate = Schema.Struct({
   object: Schema.Literal("estimate"),
   baseAmount: MinorUnits,
-  convenienceFee: MinorUnits,
-  totalAmount: MinorUnits.annotations({ description: "baseAmount + convenienceFee." }),
+  convenienceFee: MinorUnits.annotations({
+    description:
+      "The fee a charge with the same inputs collects: the configured fee, lowered to the largest compliant one when it is not (see configured)."
+  }),
+  totalAmount: MinorUnits.annotations({
+    description: "baseAmount + convenienceFee: what a charge with the same inputs collects."
+  }),
   currency: CurrencyCode,
   compliant: Schema.Boolean.annotations({
-    description: "Whether the configured fee is allowed for the region and card."
+    description:
+      "Whether convenienceFee is allowed for the region and card (false only where no fee can be made compliant, e.g. an unknown region)."
   }),
   region: Schema.NullOr(Schema.String).annotations({
     description: "The region the rules came from; null when none applied."
@@ -54,11 +62,15 @@ export const Estimate = Schema.Struct({
   feeBreakdown: FeeBreakdown,
   adjustment: SignedMinorUnits.annotations({
     description:
-      "What minFee/maxFee limits changed: feeBreakdown.percentage + feeBreakdown.flatFee + adjustment = convenienceFee."
+      "What minFee/maxFee limits and compliance changed: feeBreakdown.percentage + feeBreakdown.flatFee + adjustment = convenienceFee."
   }),
   rounding: RoundingMode,
   model: FeeModel,
-  compliance: Compliance
+  compliance: Compliance.annotations({
+    description:
+      "The verdict on convenienceFee; disclosureText is the text to show the payer for it (null when the fee is 0)."
+  }),
+  configured: ConfiguredFee.ConfiguredFee
 }).annotations({ identifier: "Estimate" })
 export type Estimate = typeof Estimate.Type
 
@@ -76,5 +88,6 @@ export const fromEngine = (estimate: CoreEstimate.Estimate): Estimate => ({
   adjustment: estimate.adjustment,
   rounding: estimate.rounding,
   model: estimate.model,
-  compliance: fromVerdict(estimate.compliance)
+  compliance: fromVerdict(estimate.compliance),
+  configured: ConfiguredFee.fromEngine(estimate.configured)
 })

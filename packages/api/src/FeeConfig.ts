@@ -54,6 +54,8 @@ export const FeeConfig = Schema.Struct({
   defaultRegion: Schema.NullOr(Schema.String),
   nonCompliant: FeeConfigUpdate.NonCompliant,
   allowUncertain: Schema.Boolean,
+  requireRegion: Schema.Boolean,
+  currencyFees: Schema.Record({ key: Schema.String, value: FeeConfigUpdate.CurrencyFees }),
   regionCodes: Schema.Array(Schema.String),
   regions: Schema.Record({ key: Schema.String, value: RegionSummary }).annotations({
     description:

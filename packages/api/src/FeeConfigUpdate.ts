@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import {
   BillingMode,
   closed,
+  CurrencyCode,
   FeeModel,
   FlatFeeRate,
   MinorUnits,
@@ -19,6 +20,19 @@ import {
 /** What a non-compliant fee does on a charge: lowered to the largest compliant one, or refused. */
 export const NonCompliant = oneOf("adjust", "reject")
 export type NonCompliant = typeof NonCompliant.Type
+
+/** A currency's own flat fee and fee limits; an absent field takes the configuration's. */
+export const CurrencyFees = Schema.Struct({
+  flatFee: Schema.optional(FlatFeeRate),
+  minFee: Schema.optional(Schema.NullOr(MinorUnits)),
+  maxFee: Schema.optional(Schema.NullOr(MinorUnits))
+}).annotations({
+  identifier: "CurrencyFees",
+  parseOptions: { onExcessProperty: "error" },
+  description:
+    "A currency's flat fee (its major units) and minFee/maxFee (its minor units); absent fields take the configuration's own."
+})
+export type CurrencyFees = typeof CurrencyFees.Type
 
 /** Most region codes an account may list. */
 export const MAX_REGION_CODES = 100
@@ -44,6 +58,18 @@ export const fields = {
   defaultRegion: Schema.optional(Schema.NullOr(RegionCode)),
   nonCompliant: Schema.optional(NonCompliant),
   allowUncertain: Schema.optional(Schema.Boolean),
+  requireRegion: Schema.optional(
+    Schema.Boolean.annotations({
+      description:
+        "true: an estimate or charge without region (and no defaultRegion) is refused, 400 naming region, rather than checked against no rules."
+    })
+  ),
+  currencyFees: Schema.optional(
+    Schema.Record({ key: CurrencyCode, value: CurrencyFees }).annotations({
+      description:
+        'Per-currency flat fees and limits, by currency code: {"jpy": {"flatFee": 40}}. Replaces the whole map when set. A currency without an entry uses flatFee, minFee and maxFee; where that flatFee cannot be charged exactly (0.30 in JPY) its charges are refused with currency_not_configured.'
+    })
+  ),
   regionCodes: Schema.optional(Schema.Array(RegionCode).pipe(Schema.maxItems(MAX_REGION_CODES)))
 } as const
 

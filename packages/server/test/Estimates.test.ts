@@ -38,7 +38,8 @@ describe("POST /v1/estimates", () => {
       model: "add_on"
     })
     const compliance = (reply.body as { compliance: Record<string, unknown> }).compliance
-    expect(compliance).toMatchObject({ compliant: true, reasonCode: null })
+    // No region and no defaultRegion: compliant because nothing was checked, and it says so.
+    expect(compliance).toMatchObject({ compliant: true, reasonCode: "no_region", reason: null })
     expect(typeof compliance.rulesetVersion).toBe("string")
   })
 
@@ -67,7 +68,7 @@ describe("POST /v1/estimates", () => {
     expect((await estimate({ amount: 50, currency: "usd" })).status).toBe(200)
   })
 
-  it("US-CO credit at 2.9 % → compliant false, percentage_over_limit, maxFee 200", async () => {
+  it("US-CO credit at 2.9 % → the 2 % a charge collects; the configured 320 and percentage_over_limit beside it", async () => {
     const reply = await estimate({
       amount: 10000,
       currency: "usd",
@@ -76,10 +77,18 @@ describe("POST /v1/estimates", () => {
     })
     expect(reply.status).toBe(200)
     expect(reply.body).toMatchObject({
-      compliant: false,
+      compliant: true,
       region: "US-CO",
-      convenienceFee: 320,
-      compliance: { compliant: false, reasonCode: "percentage_over_limit", maxFee: 200 }
+      convenienceFee: 200,
+      totalAmount: 10200,
+      adjustment: -120,
+      compliance: { compliant: true, reasonCode: null, maxFee: 200 },
+      configured: {
+        convenienceFee: 320,
+        totalAmount: 10320,
+        compliant: false,
+        reasonCode: "percentage_over_limit"
+      }
     })
   })
 
@@ -88,15 +97,43 @@ describe("POST /v1/estimates", () => {
     const over = await estimate({ ...body, costOfAcceptance: 1 })
     expect(over.status).toBe(200)
     expect(over.body).toMatchObject({
-      compliant: false,
-      compliance: { reasonCode: "over_cost_of_acceptance", maxFee: 100 }
+      convenienceFee: 100,
+      configured: { compliant: false, reasonCode: "over_cost_of_acceptance" },
+      compliance: { maxFee: 100 }
     })
     const covered = await estimate({ ...body, costOfAcceptance: 5 })
     // 5 % covers 3.2 %; what binds then is the card networks' 3 % cap.
     expect(covered.body).toMatchObject({
-      compliant: false,
-      compliance: { reasonCode: "network_cap_exceeded", maxFee: 300 }
+      convenienceFee: 300,
+      configured: { compliant: false, reasonCode: "network_cap_exceeded" },
+      compliance: { maxFee: 300 }
     })
+  })
+
+  it("the issue's example: US-NY Visa credit quotes the 300 a charge collects, and its disclosure", async () => {
+    const body = {
+      amount: 10000,
+      currency: "usd",
+      region: "US-NY",
+      cardType: "credit",
+      cardNetwork: "visa"
+    }
+    const quoted = await estimate(body)
+    const charged = await call(server.url, "POST", "/v1/charges", {
+      body: { ...body, source: "tok_visa" },
+      key: SECRET
+    })
+    expect(charged.status).toBe(200)
+    const fields = ["convenienceFee", "totalAmount", "adjustment", "compliance", "configured"]
+    const pick = (b: unknown) =>
+      Object.fromEntries(fields.map((f) => [f, (b as Record<string, unknown>)[f]]))
+    expect(pick(quoted.body)).toStrictEqual(pick(charged.body))
+    expect(quoted.body).toMatchObject({ convenienceFee: 300, totalAmount: 10300, adjustment: -20 })
+    const text = (quoted.body as { compliance: { disclosureText: string } }).compliance
+      .disclosureText
+    expect(text).toBe(
+      "Credit card price: $103.00 (includes a 3% card surcharge). Cash/debit price: $100.00."
+    )
   })
 
   it("the disclosure text comes back rendered for the quoted fee", async () => {
@@ -109,9 +146,9 @@ describe("POST /v1/estimates", () => {
     })
     const text = (reply.body as { compliance: { disclosureText: string } }).compliance
       .disclosureText
-    expect(text).toContain("103.20")
-    expect(text).toContain("3.2%")
-    expect(text).toContain("100.00")
+    expect(text).toContain("$103.00")
+    expect(text).toContain("3%")
+    expect(text).toContain("$100.00")
     expect(text).not.toMatch(/\{\w+\}/)
   })
 

@@ -86,6 +86,8 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
         defaultRegion: null,
         nonCompliant: "adjust",
         allowUncertain: false,
+        requireRegion: false,
+        currencyFees: {},
         regionCodes: [],
         regions: {}
       })

@@ -4,6 +4,7 @@
  * base into refunds — exactly the charge's fee given back, never more base than charged.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Currency } from "@levy/core"
 import type { Charge } from "@levy/storage"
 import { Either } from "effect"
 import fc from "fast-check"
@@ -12,8 +13,8 @@ import { seedCharge } from "./chargeStores.js"
 
 const TEST = { accountId: "acct_1", livemode: false }
 
-const charge = (amount: number, convenienceFee: number): Charge => ({
-  ...seedCharge(TEST, "ch_1", { amount, convenienceFee }),
+const charge = (amount: number, convenienceFee: number, currency = "usd"): Charge => ({
+  ...seedCharge(TEST, "ch_1", { amount, convenienceFee, currency }),
   amountRefunded: 0,
   feeRefunded: 0,
   refunded: false,
@@ -85,6 +86,48 @@ describe("RefundPlan", () => {
             expect(c.amountRefunded - c.feeRefunded).toBeLessThanOrEqual(amount)
             expect(c.feeRefunded).toBeLessThanOrEqual(fee)
           }
+        }
+      )
+    )
+  })
+
+  it("the currency's step: amounts validated as a charge's, the fee rounded down to it", () => {
+    // ISK: 5,000 ISK charge (500000) with a 145 ISK fee; refunding 1,000 ISK gives 29 ISK back, not 0.29.
+    const isk = planned(charge(500_000, 14_500, "isk"), { amount: 100_000 })
+    expect(isk).toEqual({ base: 100_000, fee: 2_900 })
+    const iskOdd = planned(charge(500_000, 14_500, "isk"), { amount: 10_000 })
+    expect(iskOdd.fee % 100).toBe(0)
+    // BHD: three decimals in steps of 10 fils: 1.230 of 9.120 with a 1.000 fee → 0.134…, down to 0.130.
+    expect(planned(charge(9_120, 1_000, "bhd"), { amount: 1_230 }).fee).toBe(130)
+    // HUF: whole forints only; 1.50 Ft is refused like a charge of it would be.
+    const huf = RefundPlan.plan(charge(500_000, 14_500, "huf"), { amount: 150 })
+    expect(Either.isLeft(huf) && huf.left).toMatchObject({
+      code: "parameter_invalid",
+      param: "amount"
+    })
+    expect(Either.isLeft(huf) && huf.left.message).toContain("multiple of 100")
+  })
+
+  it("in every currency, over any split on its step, gives back exactly the fee, each part on the step", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Currency.all),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.array(fc.integer({ min: 1, max: 100_000 }), { maxLength: 10 }),
+        (currency, units, feeUnits, cuts) => {
+          const step = currency.increment
+          let c = charge(units * step, feeUnits * step, currency.code)
+          for (const cut of cuts) {
+            const left = RefundPlan.leftOf(c).base / step
+            if (left <= 1) break
+            const plan = planned(c, { amount: (1 + (cut % (left - 1))) * step })
+            expect(plan.fee % step).toBe(0)
+            c = apply(c, plan)
+          }
+          c = apply(c, planned(c, {}))
+          expect(c.feeRefunded).toBe(feeUnits * step)
+          expect(c.refunded).toBe(true)
         }
       )
     )

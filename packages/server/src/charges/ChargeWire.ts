@@ -2,7 +2,7 @@
  * A charge as stored (@levy/storage) and as the wire shows it (@levy/api). The engine's
  * decisions are kept as JSON beside the money columns: `feeBreakdown` and `compliance` in
  * their wire form, and `details` = {source, billingMode, feeStructure, adjustment,
- * transactions?}.
+ * transactions?, configured?}.
  */
 import type { Charge as Wire } from "@levy/api"
 import type { JsonObject, NewCharge, Charge as Stored } from "@levy/storage"
@@ -14,6 +14,8 @@ export interface Details {
   readonly feeStructure: Wire.Charge["feeStructure"]
   readonly adjustment: number
   readonly transactions?: ReadonlyArray<Wire.Transaction> | undefined
+  /** Absent on charges stored before it existed. */
+  readonly configured?: Wire.Charge["configured"]
 }
 
 const json = (value: object): JsonObject => value as unknown as JsonObject
@@ -47,7 +49,8 @@ export const toStored = (
     billingMode: charge.billingMode,
     feeStructure: charge.feeStructure,
     adjustment: charge.adjustment,
-    ...(charge.transactions === undefined ? {} : { transactions: charge.transactions })
+    ...(charge.transactions === undefined ? {} : { transactions: charge.transactions }),
+    ...(charge.configured === undefined ? {} : { configured: charge.configured })
   } satisfies Details)
 })
 
@@ -73,6 +76,7 @@ export const toWire = (c: Stored): Wire.Charge => {
     feeBreakdown: c.feeBreakdown as unknown as Wire.Charge["feeBreakdown"],
     adjustment: details.adjustment,
     compliance: c.compliance as unknown as Wire.Charge["compliance"],
+    ...(details.configured === undefined ? {} : { configured: details.configured }),
     ...(c.failureCode === null ? {} : { failureCode: c.failureCode }),
     ...(c.failureMessage === null ? {} : { failureMessage: c.failureMessage }),
     amountRefunded: c.amountRefunded,

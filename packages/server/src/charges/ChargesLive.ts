@@ -105,7 +105,7 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
           const quote = yield* Estimate.chargeQuote(schedule, rules.ruleset, {
             ...rest,
             ...card,
-            region: region ?? config.defaultRegion,
+            region: yield* Config.regionFor(config, region),
             costOfAcceptance: yield* Config.costOfAcceptancePpm(
               costOfAcceptance ?? config.costOfAcceptance
             ),

@@ -81,15 +81,21 @@ export const checkCompliant = (
     : policy === "reject" && !quote.configured.compliant
       ? quote.configured
       : undefined
-  return refused === undefined
-    ? Effect.void
-    : Effect.fail(
-        new ApiError.InvalidRequestError({
-          code: refused.reasonCode ?? "fee_not_compliant",
-          message: `The convenience fee is not allowed here: ${refused.reason ?? "not compliant"}`
-        })
-      )
+  return refused === undefined ? Effect.void : Effect.fail(refusal(refused))
 }
+
+/** The 400 for a refused fee; an unknown region is the request's `region`, not the fee. */
+const refusal = (verdict: Estimate.ChargeQuote["compliance"]) =>
+  verdict.reasonCode === "unknown_region"
+    ? new ApiError.InvalidRequestError({
+        code: "unknown_region",
+        param: "region",
+        message: verdict.reason ?? "Unknown region."
+      })
+    : new ApiError.InvalidRequestError({
+        code: verdict.reasonCode ?? "fee_not_compliant",
+        message: `The convenience fee is not allowed here: ${verdict.reason ?? "not compliant"}`
+      })
 
 /** What to collect: base + fee at once (`direct`), or the base and the fee apart (`separate`). */
 export const collectParts = (

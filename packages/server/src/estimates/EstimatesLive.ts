@@ -1,7 +1,8 @@
 /**
  * `POST /v1/estimates`: the account's configuration for the key's mode (created with the
- * defaults on first use) through `Estimate.estimate`, the disclosure text rendered for the
- * quoted fee. Publishable keys are allowed (the Authorization middleware checks it).
+ * defaults on first use) through `Estimate.estimate`: what a charge with the same inputs
+ * collects, its disclosure rendered. Publishable keys are allowed (the Authorization
+ * middleware checks it).
  *
  * The handler is a service of its own so that the HttpApi group and the
  * fast lane for this hot endpoint (http/FastLane.ts) run the same code. The configuration is
@@ -11,7 +12,7 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, CurrentKey, type EstimateRequest, Estimate as EstimateWire } from "@levy/api"
-import { Compliance, ComplianceRules, Estimate, type FeeSchedule } from "@levy/core"
+import { ComplianceRules, Estimate, type FeeSchedule } from "@levy/core"
 import { FeeConfigRepository, type JsonObject, type Tenant } from "@levy/storage"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import * as Config from "../feeConfigs/Config.js"
@@ -75,26 +76,19 @@ export const EstimateHandlerLive = Layer.effect(
       const { costOfAcceptance, region, ...context } = payload
       const coa = Config.costOfAcceptancePpm(costOfAcceptance ?? config.costOfAcceptance)
       if (Either.isLeft(coa)) return Effect.fail(coa.left)
+      const where = Config.regionFor(config, region)
+      if (Either.isLeft(where)) return Effect.fail(where.left)
       const estimated = Estimate.estimate(schedule, rules.ruleset, {
         ...context,
-        region: region ?? config.defaultRegion,
+        region: where.right,
         costOfAcceptance: coa.right,
         allowUncertain: config.allowUncertain
       })
       if (Either.isLeft(estimated)) return Effect.fail(ApiError.fromFeeError(estimated.left))
-      const quoted = estimated.right
-      const wire = EstimateWire.fromEngine(quoted)
-      const text = wire.compliance.disclosureText
-      if (text === null) return Effect.succeed(wire)
-      const disclosureText = Compliance.renderDisclosure(text, {
-        percentage: schedule.percentage,
-        flatFee: schedule.flatFee,
-        amount: quoted.baseAmount,
-        currency: quoted.currency,
-        fee: quoted.convenienceFee,
-        flatPart: Math.min(quoted.feeBreakdown.flatFee, quoted.convenienceFee)
-      })
-      return Effect.succeed({ ...wire, compliance: { ...wire.compliance, disclosureText } })
+      // Under `reject` a charge is refused, not lowered: the estimate says so.
+      const quoted =
+        config.nonCompliant === "reject" ? Estimate.asConfigured(estimated.right) : estimated.right
+      return Effect.succeed(EstimateWire.fromEngine(quoted))
     }
 
     return (key, payload) =>

@@ -29,6 +29,8 @@ export interface StoredConfig {
   readonly defaultRegion: string | null
   readonly nonCompliant: FeeConfigUpdate.NonCompliant
   readonly allowUncertain: boolean
+  readonly requireRegion: boolean
+  readonly currencyFees: Readonly<Record<string, FeeConfigUpdate.CurrencyFees>>
   readonly regionCodes: ReadonlyArray<string>
 }
 
@@ -47,6 +49,8 @@ export const DEFAULT: StoredConfig = {
   defaultRegion: null,
   nonCompliant: "adjust",
   allowUncertain: false,
+  requireRegion: false,
+  currencyFees: {},
   regionCodes: []
 }
 
@@ -105,6 +109,27 @@ export const schedule = (config: StoredConfig) =>
 export const refused = (error: ApiError.InvalidRequestError) =>
   new Error(`The stored fee configuration is refused by the engine: ${error.message}`)
 
+/**
+ * The region an estimate or charge is checked in: the request's, else the account's default.
+ * With neither, no rules apply (answered `no_region`), unless the account requires a region.
+ */
+export const regionFor = (
+  config: StoredConfig,
+  requested: string | undefined
+): Either.Either<string | null, ApiError.InvalidRequestError> => {
+  const region = requested ?? config.defaultRegion
+  return region === null && config.requireRegion
+    ? Either.left(
+        new ApiError.InvalidRequestError({
+          code: "parameter_missing",
+          param: "region",
+          message:
+            "Missing required param: region. This account requires one (requireRegion); pass the payer's region (US-NY, GB, ...) or set defaultRegion on the fee configuration."
+        })
+      )
+    : Either.right(region)
+}
+
 /** `costOfAcceptance` percent → parts per million (the engine's unit). */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
   percent === null || percent === undefined
@@ -161,6 +186,8 @@ export const toWire = (
   defaultRegion: config.defaultRegion,
   nonCompliant: config.nonCompliant,
   allowUncertain: config.allowUncertain,
+  requireRegion: config.requireRegion,
+  currencyFees: config.currencyFees,
   regionCodes: config.regionCodes,
   regions: regionsOf(rules, config.regionCodes),
   ...(extra.updated === undefined ? {} : { updated: extra.updated }),

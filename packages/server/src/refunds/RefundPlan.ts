@@ -1,13 +1,14 @@
 /**
  * How much of a charge a refund request gives back (docs/design.md §3–§4), as a pure function of
- * the charge as it stands: the base part (`amount`, default all the base left) and the fee
- * part. The fee goes back pro rata, `floor(convenienceFee × base / charge.amount)` — the
- * card networks' rule for partial refunds — except that the refund that brings the base to
- * fully refunded takes all the fee left, so rounding down never keeps a cent of fee.
+ * the charge as it stands: the base part (`amount`, default all the base left, a multiple of
+ * the currency's step as a charge's amount is) and the fee part. The fee goes back pro rata,
+ * `floor(convenienceFee × base / charge.amount)` on the currency's step (`Refund.proRataFee`)
+ * — the card networks' rule for partial refunds — except that the refund that brings the
+ * base to fully refunded takes all the fee left, so rounding down never keeps a cent of fee.
  * `refundFee: true` gives back all the fee left, `false` none of it.
  */
 import { ApiError, type RefundCreate } from "@levy/api"
-import { Rounding } from "@levy/core"
+import { Currency, Refund } from "@levy/core"
 import type { Charge } from "@levy/storage"
 import { Either } from "effect"
 
@@ -31,6 +32,13 @@ const refused = (code: string, message: string, param?: string) =>
     )
   )
 
+/** The charge's currency: stored only after the engine accepted it. */
+const currencyOf = (charge: Charge): Currency.Currency => {
+  const found = Currency.lookup(charge.currency)
+  if (found === undefined) throw new Error(`charge ${charge.id} has an unknown currency`)
+  return found
+}
+
 /** The fee part for `base` of the base, given what is left. */
 const feeFor = (
   charge: Charge,
@@ -42,7 +50,10 @@ const feeFor = (
   if (refundFee === false) return 0
   if (base === left.base) return left.fee
   // Earlier refunds may already have returned more than pro rata (refundFee: true).
-  return Math.min(left.fee, Rounding.mulDivDown(charge.convenienceFee, base, charge.amount))
+  return Math.min(
+    left.fee,
+    Refund.proRataFee(currencyOf(charge), charge.convenienceFee, base, charge.amount)
+  )
 }
 
 /** The refund `request` asks of `charge`, or the 400 saying why there is none. */
@@ -67,6 +78,8 @@ export const plan = (
     )
   }
   const base = request.amount ?? left.base
+  const step = Refund.checkAmount(currencyOf(charge), base)
+  if (typeof step !== "number") return refused(step.code, step.message, step.param)
   if (base > left.base) {
     return refused(
       "amount_too_large",
