@@ -29,6 +29,7 @@ export type Draft = Pick<
   | "costOfAcceptance"
   | "allowUncertain"
   | "defaultRegion"
+  | "currencyFees"
 >
 
 /** A draft the engine accepts: its schedule and its cost of acceptance (parts per million). */

@@ -2,27 +2,24 @@
  * Display of money and times. Amounts are integer minor units; they are formatted and parsed
  * as strings (digits moved across the decimal point), never multiplied as floating numbers.
  */
+import { Currency } from "@levy/core"
 
-/** The number of minor-unit digits of `currency` (2 for usd, 0 for jpy), from Intl. */
-export const exponentOf = (currency: string): number => {
-  try {
-    return (
-      new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2
-    )
-  } catch {
-    return 2
-  }
-}
+/**
+ * The decimal places an amount of `currency` has on the wire, from @levy/core (the server's own
+ * table), never from Intl: ISK and HUF have 2 in Levy as at the processor, 0 in Intl.
+ */
+export const exponentOf = (currency: string): number => Currency.lookup(currency)?.exponent ?? 2
 
-/** 12345 usd → "123.45 USD". */
+/** 12345 usd → "123.45 USD"; 500000 isk → "5000 ISK" (whole krónur, as a price shows them). */
 export const money = (minor: number, currency: string): string => {
-  const exponent = exponentOf(currency)
+  const found = Currency.lookup(currency)
   const sign = minor < 0 ? "-" : ""
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, "0")
-  const whole = digits.slice(0, digits.length - exponent)
-  const fraction = exponent === 0 ? "" : `.${digits.slice(digits.length - exponent)}`
-  return `${sign}${whole}${fraction} ${currency.toUpperCase()}`
+  const major =
+    found === undefined ? String(Math.abs(minor)) : Currency.formatMajor(found, Math.abs(minor))
+  // Only zeros go: a fraction of a whole-unit currency (none is ever charged) stays visible.
+  const shown =
+    found !== undefined && Currency.displayDigits(found) === 0 ? major.replace(/\.0+$/, "") : major
+  return `${sign}${shown} ${currency.toUpperCase()}`
 }
 
 /** "12.5" usd → 1250; undefined when the text is not an amount with at most `exponent` decimals. */

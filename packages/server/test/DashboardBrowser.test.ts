@@ -127,6 +127,10 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
       await page.getByRole("button", { name: "Add endpoint" }).click()
       const secret = (await page.getByTestId("webhook-secret").textContent()) ?? ""
       expect(secret).toMatch(/^whsec_dev_[A-Za-z0-9]+$/)
+      // The header it names is the one deliveries carry.
+      const told = (await page.locator(".warning").first().textContent()) ?? ""
+      expect(told).toContain("service-signature header")
+      expect(told).not.toContain("Levy-Signature")
       await expect.poll(() => page.getByRole("alert").count()).toBe(0)
       const listed = await call(server.url, "GET", "/v1/webhook-endpoints")
       const endpoints = (
@@ -217,8 +221,15 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
       await expect.poll(savedFee).toBe(`${(before / 100).toFixed(2)} USD`)
       // Before any edit, the engine in the page agrees with the API.
       await expect.poll(draftFee).toBe(`${(before / 100).toFixed(2)} USD`)
+      await page.getByLabel("Percentage (%)").fill("2.5")
+      await expect.poll(draftFee).toBe("2.80 USD") // 2.5 % of 10000 + 30, under the 3 % cap
+      // 3.5 % + 0.30 is over the networks' 3 % for a credit card in US-NY: the draft shows the
+      // 3.00 a charge would collect, and that the configured fee was lowered.
       await page.getByLabel("Percentage (%)").fill("3.5")
-      await expect.poll(draftFee).toBe("3.80 USD") // 3.5 % of 10000 + 30
+      await expect.poll(draftFee).toBe("3.00 USD")
+      await expect
+        .poll(() => page.getByTestId("fee-preview-draft").locator("tr").nth(3).textContent())
+        .toContain("lowered: network_cap_exceeded")
       expect(await estimate()).toBe(before)
       expect(await savedFee()).toBe(`${(before / 100).toFixed(2)} USD`)
       // The engine's refusal of a draft shows as the field's message; nothing is computed.

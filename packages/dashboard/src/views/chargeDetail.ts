@@ -1,8 +1,9 @@
 /**
- * One charge: amounts, the fee breakdown, the compliance verdict (reason, rule codes and the
- * region's sources), its refunds with a full or partial refund form, and its events.
+ * One charge: amounts, the fee breakdown, the compliance verdict on the fee collected (why it
+ * was lowered, rule codes, the disclosure as the payer reads it, the region's sources), its refunds with a full or partial refund form, and its events.
  */
 import type { Charge, Event, Refund } from "@levy/api"
+import { Currency, Disclosure } from "@levy/core"
 import { badge, errorBox, facts, field, guarded, h, mount, notice, table } from "../dom.js"
 import { money, parseMinor, time } from "../format.js"
 import type { Session } from "../session.js"
@@ -26,6 +27,38 @@ const breakdown = (charge: Charge.Charge) => {
       ["Billing", charge.billingMode]
     ])
   )
+}
+
+/** Why the fee collected is below the configured one, when compliance lowered it. */
+const lowered = (charge: Charge.Charge) => {
+  const configured = charge.configured
+  if (configured === undefined || configured.compliant) return []
+  return [
+    [
+      "Lowered",
+      h(
+        "span",
+        { "data-testid": "lowered" },
+        `from ${money(configured.convenienceFee, charge.currency)}: ${configured.reason ?? configured.reasonCode ?? "not compliant"}`
+      )
+    ] as const
+  ]
+}
+
+/**
+ * The text shown to the payer. Charges stored before disclosures were rendered hold the
+ * template: it is filled here for the fee the charge collected.
+ */
+const disclosureOf = (charge: Charge.Charge): string | null => {
+  const text = charge.compliance.disclosureText
+  const currency = Currency.lookup(charge.currency)
+  if (text === null || !text.includes("{") || currency === undefined) return text
+  return Disclosure.render(text, {
+    amount: charge.amount,
+    fee: charge.convenienceFee,
+    flatPart: Math.min(charge.feeBreakdown.flatFee, charge.convenienceFee),
+    currency
+  })
 }
 
 /** The verdict and, when the charge has a region, that region's sources. */
@@ -56,7 +89,13 @@ const verdict = async (session: Session, charge: Charge.Charge) => {
     { class: "card", "aria-labelledby": "compliance-h" },
     h("h2", { id: "compliance-h" }, "Compliance"),
     facts([
-      ["Verdict", c.compliant ? badge("compliant", "ok") : badge("not compliant", "bad")],
+      [
+        "Fee collected",
+        c.compliant
+          ? badge(c.reasonCode === "no_region" ? "no rules checked" : "compliant", "ok")
+          : badge("not compliant", "bad")
+      ],
+      ...lowered(charge),
       ["Reason", c.reason ?? "—"],
       ["Reason code", c.reasonCode ?? "—"],
       [
@@ -64,7 +103,7 @@ const verdict = async (session: Session, charge: Charge.Charge) => {
         c.rules.length === 0 ? "—" : c.rules.map((rule) => h("code", { class: "rule" }, rule))
       ],
       ["Cap", c.maxPercentage === null ? "none" : `${c.maxPercentage} %`],
-      ["Disclosure", c.disclosureText ?? "—"],
+      ["Disclosure", h("span", { "data-testid": "disclosure" }, disclosureOf(charge) ?? "—")],
       ["Ruleset", c.rulesetVersion],
       ["Region", charge.region ?? "—"]
     ]),

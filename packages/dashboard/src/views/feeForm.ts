@@ -24,6 +24,7 @@ export interface FormValues {
   readonly billingMode: Config["billingMode"]
   readonly nonCompliant: Config["nonCompliant"]
   readonly allowUncertain: boolean
+  readonly requireRegion: boolean
   readonly defaultRegion: string | null
 }
 
@@ -70,6 +71,7 @@ export const readForm = (form: HTMLFormElement): Read => {
         billingMode: text("billingMode") as Config["billingMode"],
         nonCompliant: text("nonCompliant") as Config["nonCompliant"],
         allowUncertain: data.get("allowUncertain") === "on",
+        requireRegion: data.get("requireRegion") === "on",
         defaultRegion:
           text("defaultRegion").trim() === "" ? null : text("defaultRegion").trim().toUpperCase()
       }
@@ -84,7 +86,8 @@ export const readForm = (form: HTMLFormElement): Read => {
 /** The draft the engine computes with: the form's values over the saved configuration. */
 export const draftOf = (values: FormValues, config: Config): Draft => ({
   ...values,
-  costOfAcceptance: config.costOfAcceptance
+  costOfAcceptance: config.costOfAcceptance,
+  currencyFees: config.currencyFees
 })
 
 /** The fields of `values` that differ from `config`, as an update. */

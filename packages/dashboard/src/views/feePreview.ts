@@ -13,7 +13,7 @@ import type { Session } from "../session.js"
 /** Sample base amounts of the preview, minor units ($10, $25, $100, $500). */
 const SAMPLES = [1000, 2500, 10000, 50000]
 
-const HEADERS = ["Amount", "Fee", "Total", "Compliant"]
+const HEADERS = ["Amount", "Fee charged", "Total", "Configured fee compliant"]
 
 /** The fields a row shows: the engine's estimate and the wire's share them. */
 interface Quoted {
@@ -21,15 +21,17 @@ interface Quoted {
   readonly convenienceFee: number
   readonly totalAmount: number
   readonly currency: string
-  readonly compliant: boolean
-  readonly compliance: { readonly reasonCode: string | null }
+  readonly configured: { readonly compliant: boolean; readonly reasonCode: string | null }
 }
 
 const row = (e: Quoted) => [
   money(e.baseAmount, e.currency),
   h("span", { class: "fee" }, money(e.convenienceFee, e.currency)),
   money(e.totalAmount, e.currency),
-  e.compliant ? badge("yes", "ok") : badge(e.compliance.reasonCode ?? "no", "bad")
+  // The fee shown is what a charge collects; whether the configured fee had to be lowered for it.
+  e.configured.compliant
+    ? badge("yes", "ok")
+    : badge(`lowered: ${e.configured.reasonCode ?? "not compliant"}`, "warn")
 ]
 
 /** The draft's refusal of one sample (e.g. below the minimum amount), in its row. */

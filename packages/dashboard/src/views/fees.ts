@@ -144,6 +144,12 @@ const editForm = (
         { class: "check" },
         h("input", { type: "checkbox", name: "allowUncertain", checked: config.allowUncertain }),
         "Allow regions whose rules are uncertain"
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", { type: "checkbox", name: "requireRegion", checked: config.requireRegion }),
+        "Require a region on every charge (refuse one without)"
       )
     ),
     h("button", { type: "submit" }, "Save"),
@@ -193,6 +199,20 @@ const pendingPanel = (
   )
 }
 
+/**
+ * While no default region is set, a charge that names none is checked against no rules
+ * (`no_region`): the merchant should know before a charge shows "compliant" for that reason.
+ */
+const noRegionWarning = (config: Config) =>
+  config.defaultRegion === null &&
+  h(
+    "p",
+    { class: "warning", role: "status", "data-testid": "no-default-region" },
+    config.requireRegion
+      ? "No default region: charges without a region are refused (requireRegion)."
+      : "No default region: a charge without a region is checked against no rules (reason code no_region) and always reported compliant. Set a default region, or require a region on every charge."
+  )
+
 export const fees = async (main: HTMLElement, session: Session): Promise<void> => {
   const config = await session.levy.feeConfigs.retrieve()
   const reload = async (message: HTMLElement) => {
@@ -216,6 +236,7 @@ export const fees = async (main: HTMLElement, session: Session): Promise<void> =
     main,
     h("h1", {}, `Fee configuration (${config.livemode ? "live" : "test"} mode)`),
     h("div", { class: "flash", "aria-live": "polite" }),
+    noRegionWarning(config),
     pendingPanel(session, config, reload),
     h(
       "section",

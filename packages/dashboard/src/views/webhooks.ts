@@ -22,7 +22,7 @@ const secretPanel = (endpoint: Endpoint, secret: string): HTMLElement => {
     h(
       "p",
       { class: "warning" },
-      "Copy this secret now: it is shown only once and cannot be retrieved later. Use it to verify the Levy-Signature header of each delivery."
+      "Copy this secret now: it is shown only once and cannot be retrieved later. Use it to verify the service-signature header of each delivery (verifyWebhook in @levy/client does it)."
     ),
     h("code", { class: "secret-value", "data-testid": "webhook-secret" }, secret),
     button("Copy secret", () => {
