@@ -3,6 +3,8 @@
  * `url`) plus `nextPage()`, and auto-pagination: the promise a list call returns is also
  * async-iterable, so `for await (const charge of levy.charges.list({ limit: 100 }))` walks
  * every page with `starting_after` (or `ending_before` when the first call paged backwards).
+ * Paging backwards, each page (newest first, as the API lists) is walked from its end, so the
+ * items come in one order across pages, oldest to newest, as stripe-node's auto-pagination does.
  */
 import type { List } from "@levy/api"
 
@@ -29,6 +31,11 @@ export class Page<T> implements List.List<T> {
     this.url = list.url
   }
 
+  /** The page's items in iteration order: reversed when paging backwards. */
+  walk(): ReadonlyArray<T> {
+    return this.backwards ? [...this.data].reverse() : this.data
+  }
+
   /** The following page, or undefined when this is the last. */
   nextPage(): Promise<Page<T>> | undefined {
     // paging backwards, the page's newest item is the cursor; forwards, its oldest
@@ -44,7 +51,7 @@ export type PagePromise<T> = Promise<Page<T>> & AsyncIterable<T>
 async function* items<T>(first: Promise<Page<T>>): AsyncGenerator<T> {
   let page: Page<T> | undefined = await first
   while (page !== undefined) {
-    yield* page.data
+    yield* page.walk()
     page = await page.nextPage()
   }
 }

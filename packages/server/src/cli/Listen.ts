@@ -7,17 +7,17 @@
  * from "now" (the newest event when it starts) unless `--since` asks for history. Each
  * event is POSTed once, in creation order; a receiver that fails is reported, not retried
  * (a registered webhook endpoint is what retries). The signing secret is made per session
- * and printed, so the receiver under development can verify with it.
+ * and printed, so the receiver under development can verify with it. Polls are paced to a
+ * quarter of the key's rate limit (Pace.ts), so the integrator's own calls are not refused.
  */
 import { WebhookSignature } from "@levy/api"
 import { Console, Data, Duration, Effect } from "effect"
 import * as Keys from "../Keys.js"
 import type { Command } from "./Args.js"
+import * as Pace from "./Pace.js"
 
 type Options = Extract<Command, { _tag: "Listen" }>
 
-/** How long to wait between polls when nothing is new. */
-const POLL_INTERVAL = Duration.millis(500)
 /** A receiver that takes longer than this is reported as failed (as the dispatcher does). */
 const FORWARD_TIMEOUT_MS = 10_000
 const PAGE = 100
@@ -41,12 +41,16 @@ interface Listed {
   readonly has_more: boolean
 }
 
+/** The rate state the latest answer reported: it paces the polls (Pace.ts). */
+let rate: Pace.RateState | undefined
+
 /** One `GET /v1/events` page. */
 const list = (options: Options, query: Record<string, string>) =>
   Effect.tryPromise({
     try: async () => {
       const url = `${options.apiBase}/v1/events?${new URLSearchParams({ limit: String(PAGE), ...query })}`
       const response = await fetch(url, { headers: { authorization: `Bearer ${options.apiKey}` } })
+      rate = Pace.fromHeaders(response.headers) ?? rate
       const body: unknown = await response.json().catch(() => undefined)
       return { status: response.status, body }
     },
@@ -144,6 +148,9 @@ export const run = (options: Options) =>
         )
       )
       cursor = next.cursor
-      if (!next.more) yield* Effect.sleep(POLL_INTERVAL)
+      // More pages waiting are fetched at once while the listener's share of the limit lasts.
+      const spare =
+        rate === undefined || rate.remaining > rate.limit - Math.floor(rate.limit * Pace.SHARE)
+      if (!next.more || !spare) yield* Effect.sleep(Duration.millis(Pace.delayMs(rate, Date.now())))
     }
   })
