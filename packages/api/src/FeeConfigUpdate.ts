@@ -6,8 +6,8 @@
 import { Schema } from "effect"
 import {
   BillingMode,
-  closed,
   CurrencyCode,
+  closed,
   FeeModel,
   FlatFeeRate,
   MinorUnits,

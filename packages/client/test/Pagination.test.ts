@@ -61,6 +61,11 @@ describe("for await over levy.charges.list", () => {
     expect(new Set(newer)).toEqual(new Set(all.slice(0, 60).map((c) => c.id)))
     // One order across the pages: oldest to newest, the list's own order reversed (not
     // page by page newest first, which would jump back at every page boundary).
-    expect(newer).toStrictEqual(all.slice(0, 60).map((c) => c.id).reverse())
+    expect(newer).toStrictEqual(
+      all
+        .slice(0, 60)
+        .map((c) => c.id)
+        .reverse()
+    )
   })
 })
