@@ -48,7 +48,10 @@ const moduleOf = (setup: string, code: string): string => {
 
 /** What each section prints, in order (only the sections that print). */
 const printed: Record<string, ReadonlyArray<ReadonlyArray<unknown>>> = {
-  Estimates: [[320, 10320, false], ["percentage_over_limit"]],
+  Estimates: [
+    [200, 10200, true],
+    [320, "percentage_over_limit"]
+  ],
   Charges: [["succeeded", 1, false]],
   Refunds: [[80, 1]],
   Disputes: [["needs_response", 5175]],

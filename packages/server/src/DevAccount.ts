@@ -1,8 +1,11 @@
 /**
  * The development account (docs/design.md §5): on first start with an empty store the server
- * creates an account, prints its four keys once and writes them to
- * `<data-dir>/dev-account.json` (mode 0600, the shape of `Accounts.Created`). A store that
- * already has an account is left alone.
+ * creates an account, prints its four keys once and writes them to a file of that store in
+ * the data directory (mode 0600, the shape of `Accounts.Created`): `dev-account.json` for the
+ * embedded store, `dev-account.postgres.json` for PostgreSQL, `dev-account.memory.json` for
+ * memory, so starting on another store never overwrites the keys of the first. A file that
+ * holds another account is never overwritten either. A store that already has an account is
+ * left alone.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -10,13 +13,26 @@ import { AccountRepository } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as Accounts from "./Accounts.js"
 
-/** The file the development account's keys are written to. */
+/** The file the embedded store's development account is written to. */
 export const FILE = "dev-account.json"
 
-/** Writes `created` to `<dataDir>/dev-account.json`, readable by the owner only. */
-export const write = (dataDir: string, created: Accounts.Created): string => {
+/** The file of the development account of `store`. */
+export const fileFor = (store: string): string =>
+  store === "embedded" ? FILE : `dev-account.${store}.json`
+
+/**
+ * Writes `created` to `<dataDir>/<name>`, readable by the owner only; when that file holds
+ * another account (a store dropped and created again), to `<name>` with the account id
+ * added, so no key is lost. Returns the path written.
+ */
+export const write = (dataDir: string, created: Accounts.Created, name: string = FILE): string => {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  const path = join(dataDir, FILE)
+  const wanted = join(dataDir, name)
+  const other = read(wanted)
+  const path =
+    other === undefined || other.accountId === created.accountId
+      ? wanted
+      : join(dataDir, name.replace(/\.json$/, `.${created.accountId}.json`))
   writeFileSync(path, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 })
   chmodSync(path, 0o600) // writeFileSync keeps the mode of an existing file
   return path
@@ -43,7 +59,7 @@ export const format = (created: Accounts.Created, path?: string): string =>
  * Creates the development account when the store has none; returns it (with the file it was
  * written to), or none when the store already had an account.
  */
-export const ensure = (dataDir: string) =>
+export const ensure = (dataDir: string, name: string = FILE) =>
   Effect.gen(function* () {
     const accounts = yield* AccountRepository
     if (!(yield* accounts.isEmpty)) {
@@ -51,7 +67,7 @@ export const ensure = (dataDir: string) =>
       return Option.none<{ readonly created: Accounts.Created; readonly path: string }>()
     }
     const created = yield* Accounts.create("Development")
-    const path = yield* Effect.sync(() => write(dataDir, created))
+    const path = yield* Effect.sync(() => write(dataDir, created, name))
     yield* Effect.logInfo("development account created").pipe(
       Effect.annotateLogs({ accountId: created.accountId, file: path })
     )

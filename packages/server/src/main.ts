@@ -11,6 +11,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect, Logger } from "effect"
 import * as Args from "./cli/Args.js"
 import * as Commands from "./cli/Commands.js"
+import * as Failure from "./cli/Failure.js"
 import { ListenError } from "./cli/Listen.js"
 
 const exitWith = (code: number, message: string) =>
@@ -38,6 +39,8 @@ const program = Args.runWith(
     (e): e is ListenError => e instanceof ListenError,
     (e) => exitWith(1, `levy listen: ${e.message}`)
   ),
+  // A store that cannot be opened is one line, not the stack of every layer on the way.
+  Effect.catchIf(Failure.isStorageError, (e) => exitWith(1, Failure.describe(e))),
   Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.jsonLogger)))
 )
 

@@ -95,7 +95,7 @@ describe.runIf(installed || ci)("the dashboard's currencies in headless Chromium
         .toStrictEqual([base])
     }
     expect(errors).toStrictEqual([])
-  })
+  }, 60_000)
 
   it("the charge page shows the fee collected as compliant, why it was lowered, and the rendered disclosure", async () => {
     const made = await charge({
@@ -111,7 +111,7 @@ describe.runIf(installed || ci)("the dashboard's currencies in headless Chromium
     await expect
       .poll(() => page.getByTestId("disclosure").textContent())
       .toBe("Credit card price: $103.00 (includes a 3% card surcharge). Cash/debit price: $100.00.")
-  })
+  }, 30_000)
 
   it("the fee page warns while no default region is set, and not once one is", async () => {
     await page.goto(`${server.url}/dashboard#/fees`)
@@ -125,5 +125,5 @@ describe.runIf(installed || ci)("the dashboard's currencies in headless Chromium
     await page.getByRole("heading", { name: "Edit" }).waitFor()
     expect(await page.getByTestId("no-default-region").count()).toBe(0)
     expect(errors).toStrictEqual([])
-  })
+  }, 30_000)
 })

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer } from "effect"
+import * as DataDirLock from "./DataDirLock.js"
 import * as SqlSupport from "./SqlSupport.js"
 import { StorageError } from "./StorageError.js"
 
@@ -34,6 +35,11 @@ export const layerClient = (options: EmbeddedOptions = {}) =>
       const { PGLiteSocketServer } = yield* Effect.promise(
         () => import("@electric-sql/pglite-socket")
       )
+      // Before the files are opened: a second process must not open them at all.
+      if (options.dataDir !== undefined) {
+        mkdirSync(options.dataDir, { recursive: true })
+        yield* DataDirLock.acquire(options.dataDir)
+      }
       const db = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: () => {

@@ -1,6 +1,6 @@
 /**
  * `levy serve --store postgres` as a child process (the real executable, killed for real), on
- * 127.0.0.1 with an ephemeral port, its development account's keys read from dev-account.json.
+ * 127.0.0.1 with an ephemeral port, its development account's keys read from dev-account.postgres.json.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -112,6 +112,6 @@ export const serve = async (options: {
   }
 }
 
-/** The development account `serve` created on its first start. */
+/** The development account `serve --store postgres` created on its first start. */
 export const devKeys = (dataDir: string): DevKeys =>
-  JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8")) as DevKeys
+  JSON.parse(readFileSync(join(dataDir, "dev-account.postgres.json"), "utf8")) as DevKeys

@@ -26,7 +26,7 @@ import * as Timeouts from "./Timeouts.js"
 const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   const storage = Store.layer(command.store)
   const devAccount = Layer.effectDiscard(
-    DevAccount.ensure(command.store.dataDir).pipe(
+    DevAccount.ensure(command.store.dataDir, DevAccount.fileFor(command.store.store)).pipe(
       Effect.flatMap(
         Option.match({
           onNone: () => Effect.void,
@@ -76,7 +76,7 @@ type StoreCommand = { readonly store: Store.Options; readonly account: string | 
 /** The account a command is about: `--account`, else the one in dev-account.json. */
 const accountOf = (command: StoreCommand) =>
   Effect.gen(function* () {
-    const file = join(command.store.dataDir, DevAccount.FILE)
+    const file = join(command.store.dataDir, DevAccount.fileFor(command.store.store))
     const devAccount = yield* Effect.sync(() => DevAccount.read(file))
     const accountId = command.account ?? devAccount?.accountId
     if (accountId === undefined) {
@@ -97,10 +97,11 @@ const keysRoll = (command: Extract<Command, { _tag: "KeysRoll" }>) =>
     // Keep dev-account.json true to the store.
     if (devAccount !== undefined && devAccount.accountId === accountId) {
       yield* Effect.sync(() =>
-        DevAccount.write(command.store.dataDir, {
-          accountId,
-          keys: { ...devAccount.keys, [command.kind]: rolled.secret }
-        })
+        DevAccount.write(
+          command.store.dataDir,
+          { accountId, keys: { ...devAccount.keys, [command.kind]: rolled.secret } },
+          DevAccount.fileFor(command.store.store)
+        )
       )
     }
     yield* Console.log(
