@@ -1,11 +1,13 @@
 /**
  * Query parameters of the list endpoints: cursor pagination (`limit` 1–100, default 10;
- * `starting_after`, `ending_before`), `created[gte|gt|lte|lt]` and per-list filters.
+ * `starting_after`, `ending_before`), `created[gte|gt|lte|lt]` and per-list filters. A query
+ * parameter a list does not take is refused (400 `parameter_unknown` naming it), as an unknown
+ * body field is: a misspelt filter must not silently list everything.
  */
 import { Schema } from "effect"
 import { DisputeStatus } from "./Dispute.js"
 import { EventType } from "./Event.js"
-import { IsoDate } from "./Field.js"
+import { closed, IsoDate } from "./Field.js"
 
 /** Default page size. */
 export const DEFAULT_LIMIT = 10
@@ -42,54 +44,72 @@ export const created = {
 } as const
 
 /** Query of lists with pagination only. */
-export const ListParams = Schema.Struct(pagination)
+export const ListParams = closed(Schema.Struct(pagination), "ListParams")
 export type ListParams = typeof ListParams.Type
 
 /** `GET /v1/charges`. */
-export const ChargeListParams = Schema.Struct({
-  ...pagination,
-  ...created,
-  customer: Schema.optional(Schema.String)
-})
+export const ChargeListParams = closed(
+  Schema.Struct({
+    ...pagination,
+    ...created,
+    customer: Schema.optional(Schema.String)
+  }),
+  "ChargeListParams"
+)
 export type ChargeListParams = typeof ChargeListParams.Type
 
 /** `GET /v1/refunds`. */
-export const RefundListParams = Schema.Struct({
-  ...pagination,
-  ...created,
-  charge: Schema.optional(Schema.String)
-})
+export const RefundListParams = closed(
+  Schema.Struct({
+    ...pagination,
+    ...created,
+    charge: Schema.optional(Schema.String)
+  }),
+  "RefundListParams"
+)
 export type RefundListParams = typeof RefundListParams.Type
 
 /** `GET /v1/disputes`. */
-export const DisputeListParams = Schema.Struct({
-  ...pagination,
-  ...created,
-  charge: Schema.optional(Schema.String),
-  status: Schema.optional(DisputeStatus)
-})
+export const DisputeListParams = closed(
+  Schema.Struct({
+    ...pagination,
+    ...created,
+    charge: Schema.optional(Schema.String),
+    status: Schema.optional(DisputeStatus)
+  }),
+  "DisputeListParams"
+)
 export type DisputeListParams = typeof DisputeListParams.Type
 
 /** `GET /v1/events`. */
-export const EventListParams = Schema.Struct({
-  ...pagination,
-  ...created,
-  type: Schema.optional(EventType)
-})
+export const EventListParams = closed(
+  Schema.Struct({
+    ...pagination,
+    ...created,
+    type: Schema.optional(EventType)
+  }),
+  "EventListParams"
+)
 export type EventListParams = typeof EventListParams.Type
 
 /** `GET /v1/regions`: places only, by code; `date` picks the rules in force that day. */
-export const RegionListParams = Schema.Struct({
-  ...pagination,
-  country: Schema.optional(
-    Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)).annotations({
-      description: "Only this country and its subdivisions."
-    })
-  ),
-  date: Schema.optional(IsoDate)
-})
+export const RegionListParams = closed(
+  Schema.Struct({
+    ...pagination,
+    country: Schema.optional(
+      Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)).annotations({
+        description: "Only this country and its subdivisions."
+      })
+    ),
+    date: Schema.optional(IsoDate)
+  }),
+  "RegionListParams"
+)
 export type RegionListParams = typeof RegionListParams.Type
 
 /** `GET /v1/regions/{code}`. */
-export const RegionParams = Schema.Struct({ date: Schema.optional(IsoDate) })
+export const RegionParams = closed(
+  Schema.Struct({ date: Schema.optional(IsoDate) }),
+  "RegionParams"
+)
 export type RegionParams = typeof RegionParams.Type

@@ -1,10 +1,14 @@
 /**
  * The finishing pass over the OpenAPI document `OpenApi.fromApi(LevyApi)` derives: removes
  * `HttpApiDecodeError` (the server answers decode failures with InvalidRequestError, see
- * stack-notes) and the components only it used, and documents the `Levy-Version` header on
- * every operation (the client sends it; the server validates and echoes it).
+ * stack-notes) and the components only it used, documents the `Levy-Version` header on
+ * every operation (the client sends it; the server validates and echoes it), lets every
+ * operation take the document's bearer security (the derived `security: []` on each one
+ * would say "no key", and the reference's samples would send none), and gives bodies, ids
+ * and the Idempotency-Key real examples (OpenApiExamples.ts).
  */
 import { API_VERSION, ApiVersion } from "./Headers.js"
+import * as OpenApiExamples from "./OpenApiExamples.js"
 
 type Json = Record<string, unknown>
 
@@ -38,18 +42,45 @@ export const levyVersionParameter = {
 export const transform = (spec: Json): Json => {
   const copy = structuredClone(spec)
   const schemas = objectAt(objectAt(copy, "components"), "schemas") ?? {}
-  for (const operations of Object.values(objectAt(copy, "paths") ?? {})) {
+  for (const [path, operations] of Object.entries(objectAt(copy, "paths") ?? {})) {
     if (!isObject(operations)) continue
     for (const operation of Object.values(operations)) {
       if (!isObject(operation)) continue
       stripDecodeError(operation, schemas)
       const parameters = Array.isArray(operation.parameters) ? operation.parameters : []
-      operation.parameters = [...parameters, levyVersionParameter]
+      operation.parameters = [...parameters.map((p) => withExample(p, path)), levyVersionParameter]
+      if (Array.isArray(operation.security) && operation.security.length === 0) {
+        delete operation.security
+      }
+      addBodyExample(operation)
     }
   }
   delete schemas[DECODE_ERROR]
   pruneUnreferenced(copy, schemas)
   return copy
+}
+
+/** A path or header parameter with a value a person can send. */
+const withExample = (parameter: unknown, path: string): unknown => {
+  if (!isObject(parameter)) return parameter
+  if (parameter.in === "header" && String(parameter.name).toLowerCase() === "idempotency-key") {
+    return { ...parameter, example: OpenApiExamples.IDEMPOTENCY_KEY }
+  }
+  if (parameter.in !== "path") return parameter
+  const collection = /^\/v1\/([^/]+)\//.exec(path)?.[1]
+  const example = collection === undefined ? undefined : OpenApiExamples.pathIds[collection]
+  return example === undefined ? parameter : { ...parameter, example }
+}
+
+/** The request body's example, by the schema it names (directly or in an anyOf with null). */
+const addBodyExample = (operation: Json): void => {
+  const json = objectAt(objectAt(objectAt(operation, "requestBody"), "content"), "application/json")
+  if (json === undefined) return
+  const schema = json.schema
+  const anyOf = isObject(schema) && Array.isArray(schema.anyOf) ? schema.anyOf : [schema]
+  const name = anyOf.map(refName).find((n) => n !== undefined)
+  const example = name === undefined ? undefined : OpenApiExamples.bodies[name]
+  if (example !== undefined) json.example = example
 }
 
 /** Removes the decode error from an operation's responses, keeping the others at its status. */

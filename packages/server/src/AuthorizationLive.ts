@@ -6,6 +6,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { ApiError, Authorization, type CurrentKey, LevyApi } from "@levy/api"
 import { Effect, Either, FiberRef, Layer, Option, Redacted } from "effect"
+import * as AuthorizationHeader from "./http/AuthorizationHeader.js"
 import { KeyResolver, type KeyResolverService, type ResolvedKey } from "./KeyResolver.js"
 
 /** What the edge's lookup of a secret found (the key, or that there is none), with the secret. */
@@ -71,9 +72,12 @@ export const AuthorizationLive = Layer.effect(
     return {
       bearer: (token) =>
         Effect.flatMap(FiberRef.get(EdgeKey), (resolved) =>
-          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-            authorize(resolver, Redacted.value(token), resolved, request)
-          )
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+            const malformed = AuthorizationHeader.problemOf(request.headers.authorization)
+            return malformed === undefined
+              ? authorize(resolver, Redacted.value(token), resolved, request)
+              : Effect.fail(malformed)
+          })
         )
     }
   })

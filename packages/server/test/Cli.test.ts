@@ -82,7 +82,7 @@ describe("levy CLI", () => {
     await anonymous.text()
 
     expect(await stop(proc)).toBe(0)
-  }, 45_000)
+  }, 150_000)
 
   it("accounts create --json prints the account id and its four keys", async () => {
     const proc = levy(["accounts", "create", "--json", ...storeArgs])
@@ -97,7 +97,7 @@ describe("levy CLI", () => {
     expect(created.keys.publishableDev).toMatch(/^pk_dev_service_[0-9A-Za-z]{32}$/)
     expect(created.keys.secretProd).toMatch(/^sk_prod_service_[0-9A-Za-z]{32}$/)
     expect(created.keys.publishableProd).toMatch(/^pk_prod_service_[0-9A-Za-z]{32}$/)
-  }, 30_000)
+  }, 150_000)
 
   it("keys create --json adds a named test-mode secret key to the development account", async () => {
     const proc = levy(["keys", "create", "--name", "ci", "--json", ...storeArgs])
@@ -111,7 +111,7 @@ describe("levy CLI", () => {
     // An additional key: dev-account.json keeps the account's four keys.
     expect(Object.values(saved.keys)).not.toContain(created.secret)
     extraKey = created.secret
-  }, 30_000)
+  }, 150_000)
 
   it("keys roll secretDev replaces the development account's key, not the named one, and updates dev-account.json", async () => {
     const file = join(dataDir, "dev-account.json")
@@ -127,7 +127,7 @@ describe("levy CLI", () => {
     const after = JSON.parse(readFileSync(file, "utf8"))
     expect(after.keys).toEqual({ ...before.keys, secretDev: rolled.secret })
     expect(statSync(file).mode & 0o777).toBe(0o600)
-  }, 30_000)
+  }, 150_000)
 
   it("serve again: no second account; the rolled key, not the old one, and the created key work; a live fee raise is held", async () => {
     const proc = levy(serveArgs)
@@ -157,7 +157,7 @@ describe("levy CLI", () => {
       pendingChange: { changes: { percentage: 3.5 } }
     })
     expect(await stop(proc)).toBe(0)
-  }, 30_000)
+  }, 150_000)
 
   it("fee-configs approve applies the held live change as the owner", async () => {
     const proc = levy(["fee-configs", "approve", ...storeArgs])
@@ -171,7 +171,7 @@ describe("levy CLI", () => {
     running.push(again)
     expect(await again.exited).toBe(2)
     expect(again.stderr).toContain("No fee configuration change is pending.")
-  }, 45_000)
+  }, 150_000)
 
   it("--version prints the version of @levy/server's package.json and exits 0", async () => {
     const proc = levy(["--version"])
@@ -181,7 +181,7 @@ describe("levy CLI", () => {
       readFileSync(new URL("../package.json", import.meta.url), "utf8")
     ) as { version: string }
     expect(proc.stdout.trim()).toBe(manifest.version)
-  }, 30_000)
+  }, 150_000)
 
   it("an unknown command exits 2 with the usage", async () => {
     const proc = levy(["frobnicate"])
@@ -189,5 +189,5 @@ describe("levy CLI", () => {
     expect(await proc.exited).toBe(2)
     expect(proc.stderr).toContain("Invalid subcommand for levy")
     expect(proc.stderr).toContain("Usage:")
-  }, 30_000)
+  }, 150_000)
 })

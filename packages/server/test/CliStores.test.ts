@@ -55,7 +55,7 @@ describe("levy on several stores", () => {
     expect(postgresAccount).toMatch(/^acct_/)
     expect(embeddedAccount).toMatch(/^acct_/)
     expect(embeddedAccount).not.toBe(postgresAccount)
-  }, 90_000)
+  }, 240_000)
 
   it("a second process on the embedded data directory fails, naming the holder; the first keeps serving", async () => {
     const serve = start(["serve", "--port", "0", "--store", "embedded", "--data-dir", dataDir])
@@ -73,7 +73,7 @@ describe("levy on several stores", () => {
     const after = start(["keys", "create", "--store", "embedded", "--data-dir", dataDir, "--json"])
     expect(await after.exited).toBe(0)
     expect(after.stdout).toMatch(/sk_dev_/)
-  }, 90_000)
+  }, 240_000)
 
   it("a DATABASE_URL naming no database is one line saying how to fix it", async () => {
     const name = "levy_cli_no_such_database"
@@ -83,5 +83,5 @@ describe("levy on several stores", () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(`database "${name}" does not exist`)
     expect(lines[0]).toContain(`createdb ${name}`)
-  }, 60_000)
+  }, 240_000)
 })

@@ -137,7 +137,7 @@ describe("levy listen", () => {
 
     proc.child.kill("SIGTERM")
     await proc.exited
-  }, 45_000)
+  }, 150_000)
 
   it("--since replays the history first, oldest first, from LEVY_API_KEY", async () => {
     hook.received.length = 0
@@ -155,7 +155,7 @@ describe("levy listen", () => {
     expect(JSON.parse(hook.received[0]?.raw ?? "{}").id).toBe(before)
     proc.child.kill("SIGTERM")
     await proc.exited
-  }, 45_000)
+  }, 150_000)
 
   it("refuses a live key before reaching the server, and exits 1 on a key the server refuses", async () => {
     const live = listen(["--api-key", LIVE_SECRET])
@@ -165,5 +165,5 @@ describe("levy listen", () => {
     expect(await unknown.exited).toBe(1)
     expect(unknown.stderr).toMatch(/answered 401/)
     expect(unknown.stdout).not.toContain("Ready!")
-  }, 45_000)
+  }, 150_000)
 })

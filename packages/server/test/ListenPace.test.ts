@@ -76,5 +76,5 @@ describe("levy listen against a small rate limit", () => {
     expect(proc.stderr).not.toContain("429")
     proc.child.kill("SIGTERM")
     await proc.exited
-  }, 45_000)
+  }, 150_000)
 })

@@ -38,7 +38,7 @@ export const levy = (args: ReadonlyArray<string>, env: Record<string, string> = 
 export const waitFor = async (
   proc: Proc,
   pattern: RegExp,
-  timeoutMs = 30_000
+  timeoutMs = 120_000
 ): Promise<RegExpExecArray> => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {

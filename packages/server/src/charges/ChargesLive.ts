@@ -20,6 +20,7 @@ import * as Outbox from "../events/Outbox.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
+import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
 import * as ChargeWire from "./ChargeWire.js"
 import * as Payment from "./Payment.js"
@@ -29,8 +30,6 @@ const URL_PATH = "/v1/charges"
 const now = () => Math.floor(Date.now() / 1000)
 const encodeCharge = Schema.encodeSync(Wire.Charge)
 const encodeDispute = Schema.encodeSync(DisputeWire.Dispute)
-
-const notFound = (id: string) => ApiError.noSuch("charge", id)
 
 /** The charge's outcome fields and, for a decline, the 402 to answer. */
 const settled = (outcome: CollectOutcome, chargeId: string) =>
@@ -178,7 +177,8 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
           const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
           const found = yield* charges.get(tenant, path.id).pipe(
             Effect.catchTags({
-              RecordNotFound: () => notFound(path.id),
+              RecordNotFound: () =>
+                OtherMode.noSuch(tenant, "charge", path.id, (other) => charges.get(other, path.id)),
               StorageError: Config.unavailable
             })
           )

@@ -4,12 +4,13 @@
  * request; the currency shown is the disputed charge's.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey } from "@levy/api"
+import { CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
 import { withCurrencies, withCurrency } from "../charges/ChargeCurrencies.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
+import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
 import * as DisputeWire from "./DisputeWire.js"
 
@@ -27,7 +28,12 @@ export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handler
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.catchTags({
-            RecordNotFound: () => Effect.fail(ApiError.noSuch("dispute", path.id)),
+            RecordNotFound: () =>
+              Effect.flatMap(CurrentKey.CurrentKey, (key) =>
+                OtherMode.noSuch(Config.tenantOf(key), "dispute", path.id, (other) =>
+                  charges.getDispute(other, path.id)
+                )
+              ),
             StorageError: Config.unavailable
           })
         )

@@ -16,12 +16,11 @@ import { Effect } from "effect"
 import { tenantOf, unavailable } from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
+import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
 import { toWire } from "./EventWire.js"
 
 const URL_PATH = "/v1/events"
-
-const notFound = (id: string) => ApiError.noSuch("event", id)
 
 export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =>
   Effect.gen(function* () {
@@ -33,7 +32,8 @@ export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =
     const find = (tenant: Tenant.Tenant, id: string) =>
       events.get(tenant, id).pipe(
         Effect.catchTags({
-          RecordNotFound: () => Effect.fail(notFound(id)),
+          RecordNotFound: () =>
+            OtherMode.noSuch(tenant, "event", id, (other) => events.get(other, id)),
           StorageError: unavailable
         })
       )

@@ -23,6 +23,7 @@ import * as Outbox from "../events/Outbox.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
+import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
 import * as RefundPlan from "./RefundPlan.js"
 import * as RefundWire from "./RefundWire.js"
@@ -61,7 +62,11 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
     const chargeOf = (tenant: Tenant.Tenant, id: string) =>
       charges
         .get(tenant, id)
-        .pipe(Effect.catchTag("RecordNotFound", () => Effect.fail(noSuchCharge(id))))
+        .pipe(
+          Effect.catchTag("RecordNotFound", () =>
+            OtherMode.noSuch(tenant, "charge", id, (other) => charges.get(other, id), "charge")
+          )
+        )
 
     /** The `charge.refunded` event: the charge as it is after the refund. */
     const refundedEvent = (charge: Charge, created: number) =>
@@ -126,7 +131,12 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.catchTags({
-            RecordNotFound: () => Effect.fail(ApiError.noSuch("refund", path.id)),
+            RecordNotFound: () =>
+              Effect.flatMap(CurrentKey.CurrentKey, (key) =>
+                OtherMode.noSuch(Config.tenantOf(key), "refund", path.id, (other) =>
+                  charges.getRefund(other, path.id)
+                )
+              ),
             StorageError: Config.unavailable
           })
         )
