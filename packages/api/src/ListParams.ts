@@ -7,7 +7,15 @@
 import { Schema } from "effect"
 import { DisputeStatus } from "./Dispute.js"
 import { EventType } from "./Event.js"
-import { closed, IsoDate } from "./Field.js"
+import { IsoDate } from "./Field.js"
+
+/**
+ * A query that refuses a parameter it does not declare. Unlike a body's `closed`, no
+ * identifier: OpenAPI then lists each query parameter instead of one opaque reference.
+ */
+const query = <Fields extends Schema.Struct.Fields>(
+  struct: Schema.Struct<Fields>
+): Schema.Struct<Fields> => struct.annotations({ parseOptions: { onExcessProperty: "error" } })
 
 /** Default page size. */
 export const DEFAULT_LIMIT = 10
@@ -44,56 +52,52 @@ export const created = {
 } as const
 
 /** Query of lists with pagination only. */
-export const ListParams = closed(Schema.Struct(pagination), "ListParams")
+export const ListParams = query(Schema.Struct(pagination))
 export type ListParams = typeof ListParams.Type
 
 /** `GET /v1/charges`. */
-export const ChargeListParams = closed(
+export const ChargeListParams = query(
   Schema.Struct({
     ...pagination,
     ...created,
     customer: Schema.optional(Schema.String)
-  }),
-  "ChargeListParams"
+  })
 )
 export type ChargeListParams = typeof ChargeListParams.Type
 
 /** `GET /v1/refunds`. */
-export const RefundListParams = closed(
+export const RefundListParams = query(
   Schema.Struct({
     ...pagination,
     ...created,
     charge: Schema.optional(Schema.String)
-  }),
-  "RefundListParams"
+  })
 )
 export type RefundListParams = typeof RefundListParams.Type
 
 /** `GET /v1/disputes`. */
-export const DisputeListParams = closed(
+export const DisputeListParams = query(
   Schema.Struct({
     ...pagination,
     ...created,
     charge: Schema.optional(Schema.String),
     status: Schema.optional(DisputeStatus)
-  }),
-  "DisputeListParams"
+  })
 )
 export type DisputeListParams = typeof DisputeListParams.Type
 
 /** `GET /v1/events`. */
-export const EventListParams = closed(
+export const EventListParams = query(
   Schema.Struct({
     ...pagination,
     ...created,
     type: Schema.optional(EventType)
-  }),
-  "EventListParams"
+  })
 )
 export type EventListParams = typeof EventListParams.Type
 
 /** `GET /v1/regions`: places only, by code; `date` picks the rules in force that day. */
-export const RegionListParams = closed(
+export const RegionListParams = query(
   Schema.Struct({
     ...pagination,
     country: Schema.optional(
@@ -102,14 +106,10 @@ export const RegionListParams = closed(
       })
     ),
     date: Schema.optional(IsoDate)
-  }),
-  "RegionListParams"
+  })
 )
 export type RegionListParams = typeof RegionListParams.Type
 
 /** `GET /v1/regions/{code}`. */
-export const RegionParams = closed(
-  Schema.Struct({ date: Schema.optional(IsoDate) }),
-  "RegionParams"
-)
+export const RegionParams = query(Schema.Struct({ date: Schema.optional(IsoDate) }))
 export type RegionParams = typeof RegionParams.Type
