@@ -126,10 +126,11 @@ describe("the published packages in a fresh npm project", () => {
   it("(1) plain node imports @levy/core and @levy/client from a .mjs file and quotes", async () => {
     copyFileSync(join(FIXTURES, "quote.mjs"), join(project, "quote.mjs"))
     const out = JSON.parse(await run(process.execPath, ["quote.mjs"], project))
+    // 2.9 % + 0.30 is over the networks' 3 % in US-FL: quoted as a charge collects it.
     expect(out).toEqual({
-      convenienceFee: 320,
-      totalAmount: 10320,
-      compliant: false,
+      convenienceFee: 300,
+      totalAmount: 10300,
+      compliant: true,
       client: "function",
       verifyWebhook: "function"
     })
@@ -201,7 +202,7 @@ describe("the published packages in a fresh npm project", () => {
         })
       })
       expect(response.status).toBe(200)
-      expect(await response.json()).toMatchObject({ convenienceFee: 320, totalAmount: 10320 })
+      expect(await response.json()).toMatchObject({ convenienceFee: 300, totalAmount: 10300 })
     } finally {
       const exited = new Promise((done) => child.once("exit", done))
       child.kill("SIGTERM")
