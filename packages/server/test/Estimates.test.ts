@@ -184,15 +184,16 @@ describe("POST /v1/estimates: the card's scheme, issuing country and the merchan
   it("a Swedish consumer Visa card: fees_prohibited; a US-issued one: not", async () => {
     const domestic = await estimate({ ...sek, cardNetwork: "visa", cardIssuingCountry: "SE" })
     expect(domestic.status).toBe(200)
-    expect(domestic.body).toMatchObject({ compliance: { reasonCode: "fees_prohibited" } })
+    // The estimate quotes what a charge collects; the configured fee's verdict is in configured.
+    expect(domestic.body).toMatchObject({ configured: { reasonCode: "fees_prohibited" } })
     const foreign = await estimate({ ...sek, cardNetwork: "visa", cardIssuingCountry: "US" })
     expect(foreign.status).toBe(200)
-    expect(foreign.body).toMatchObject({ compliance: { reasonCode: "legal_uncertainty" } })
+    expect(foreign.body).toMatchObject({ configured: { reasonCode: "legal_uncertainty" } })
   })
 
   it("a three-party scheme named explicitly is outside the ban", async () => {
     const reply = await estimate({ ...sek, cardScheme: "three_party", cardIssuingCountry: "SE" })
-    expect(reply.body).toMatchObject({ compliance: { reasonCode: "legal_uncertainty" } })
+    expect(reply.body).toMatchObject({ configured: { reasonCode: "legal_uncertainty" } })
   })
 
   it("a bad issuing country, scheme or standard channel → 400 naming it", async () => {
