@@ -248,6 +248,18 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(await fee(LIVE_SECRET)).toBe(330)
     })
 
+    it("gross_up, rounding up and allowUncertain raise the fee: held for a second key", async () => {
+      // Issue 16 item 1: each applied at once with one live key while only the rate and the
+      // fee limits were compared.
+      for (const change of [{ model: "gross_up" }, { rounding: "up" }, { allowUncertain: true }]) {
+        const held = await update(change, LIVE_SECRET)
+        expect(held.status).toBe(200)
+        expect(held.body).toMatchObject({ updated: false, pendingChange: { changes: change } })
+        expect((await cancel(LIVE_SECRET)).status).toBe(200)
+      }
+      expect(await fee(LIVE_SECRET)).toBe(330)
+    })
+
     it("raising or removing a fee limit is a raise; cancel drops it", async () => {
       const removeCap = await update({ maxFee: null }, LIVE_SECRET)
       expect(removeCap.body).toMatchObject({ updated: false, maxFee: 1000 })

@@ -7,22 +7,16 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, CurrentKey, FeeConfig } from "@levy/api"
-import { ComplianceRules, Decimal, type FeeSchedule } from "@levy/core"
+import { ComplianceRules } from "@levy/core"
 import { FeeConfigRepository, Ids, Transactions } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as Idempotency from "../http/Idempotency.js"
 import { ServerApi } from "../ServerApi.js"
 import * as Changes from "./Changes.js"
 import * as Config from "./Config.js"
+import * as FeeRaise from "./FeeRaise.js"
 
 const now = () => Math.floor(Date.now() / 1000)
-
-/** Whether `next` can charge more than `before`: a higher rate or flat fee, a higher or removed limit. */
-export const raisesFee = (before: FeeSchedule.FeeSchedule, next: FeeSchedule.FeeSchedule) =>
-  next.percentage > before.percentage ||
-  Decimal.toNumber(next.flatFee) > Decimal.toNumber(before.flatFee) ||
-  (next.minFee !== null && (before.minFee === null || next.minFee > before.minFee)) ||
-  (before.maxFee !== null && (next.maxFee === null || next.maxFee > before.maxFee))
 
 export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (handlers) =>
   Effect.gen(function* () {
@@ -47,15 +41,13 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
           const tenant = Config.tenantOf(key)
           const { config: before } = yield* Config.current(tenant)
           const next = Config.fromJson(Config.toJson({ ...before, ...payload }))
-          const beforeSchedule = yield* Config.schedule(before).pipe(
-            Effect.orDieWith(Config.refused)
-          )
+          yield* Config.schedule(before).pipe(Effect.orDieWith(Config.refused))
           const nextSchedule = yield* Config.schedule(next)
           yield* checkDefaultRegion(next, nextSchedule)
           const changes = Config.toJson(payload)
           const id = yield* ids.make("fcc")
           const change = { id, changes, requestedBy: key.keyId, at: now() }
-          if (tenant.livemode && raisesFee(beforeSchedule, nextSchedule)) {
+          if (tenant.livemode && FeeRaise.raisesFee(rules, before, next)) {
             // The held change and the response to replay for it commit together.
             const held = yield* transactions
               .run(

@@ -1,0 +1,108 @@
+/**
+ * Which live fee configuration changes wait for a second key (docs/design.md §6): decided by
+ * comparing the fees the engine would charge before and after. Each "raise" case is a change
+ * a single live key could apply at once while only percentage, flatFee, minFee and maxFee
+ * were compared (issue 16, item 1).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ComplianceRules, Estimate } from "@levy/core"
+import { Effect, Either } from "effect"
+import * as Config from "../src/feeConfigs/Config.js"
+import { raisesFee } from "../src/feeConfigs/FeeRaise.js"
+
+const rules = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.Live))
+const base: Config.StoredConfig = Config.DEFAULT
+const raises = (before: Partial<Config.StoredConfig>, next: Partial<Config.StoredConfig>) =>
+  raisesFee(rules, { ...base, ...before }, { ...base, ...before, ...next })
+
+/** The fee a charge collects under a configuration, as the charge handler computes it. */
+const charged = (config: Partial<Config.StoredConfig>, amount: number, region?: string) => {
+  const c = { ...base, ...config }
+  const schedule = Either.getOrThrow(Config.schedule(c))
+  const coa = Either.getOrThrow(Config.costOfAcceptancePpm(c.costOfAcceptance))
+  const quote = Either.getOrThrow(
+    Estimate.chargeQuote(schedule, rules.ruleset, {
+      amount,
+      currency: "usd",
+      cardType: "credit",
+      region: region ?? c.defaultRegion,
+      costOfAcceptance: coa,
+      allowUncertain: c.allowUncertain
+    })
+  )
+  return quote.convenienceFee
+}
+
+describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
+  it("gross_up at the same rate charges more, and is a raise", () => {
+    expect(charged({ model: "gross_up" }, 10000)).toBeGreaterThan(charged({}, 10000))
+    expect(raises({}, { model: "gross_up" })).toBe(true)
+  })
+
+  it("rounding up charges more on an odd amount, and is a raise", () => {
+    expect(charged({ rounding: "up" }, 10001)).toBe(charged({}, 10001) + 1)
+    expect(raises({}, { rounding: "up" })).toBe(true)
+    expect(raises({ rounding: "down" }, { rounding: "half_even" })).toBe(true)
+  })
+
+  it("a higher costOfAcceptance lifts the cap where the law caps at cost (US-NJ)", () => {
+    const before = { costOfAcceptance: 1.5 }
+    expect(charged({ costOfAcceptance: 2.5 }, 10000, "US-NJ")).toBeGreaterThan(
+      charged(before, 10000, "US-NJ")
+    )
+    expect(raises(before, { costOfAcceptance: 2.5 })).toBe(true)
+    expect(raises(before, { costOfAcceptance: null })).toBe(true)
+  })
+
+  it("allowUncertain lets a fee be charged where the law is uncertain (US-UT)", () => {
+    expect(charged({ allowUncertain: true }, 10000, "US-UT")).toBeGreaterThan(
+      charged({}, 10000, "US-UT")
+    )
+    expect(raises({}, { allowUncertain: true })).toBe(true)
+  })
+
+  it("a new defaultRegion lifts its cap off every charge that names no region", () => {
+    const before = { percentage: 2, defaultRegion: "US-CO" }
+    // 2 % + 0.30 on 10.00 is 5 % effective, lowered to US-CO's 2 % cap while it is the default.
+    expect(charged({ ...before, defaultRegion: "US-FL" }, 1000)).toBeGreaterThan(
+      charged(before, 1000)
+    )
+    expect(raises(before, { defaultRegion: "US-FL" })).toBe(true)
+    expect(raises(before, { defaultRegion: null })).toBe(true)
+  })
+
+  it("nonCompliant reject → adjust collects fees on charges that were refused", () => {
+    expect(raises({ nonCompliant: "reject" }, { nonCompliant: "adjust" })).toBe(true)
+  })
+
+  it("a lower minAmount or a higher maxAmount collects fees on charges that were refused", () => {
+    expect(raises({ minAmount: 1000 }, { minAmount: 500 })).toBe(true)
+    expect(raises({ maxAmount: 100000 }, { maxAmount: 200000 })).toBe(true)
+  })
+
+  it("the four fields compared before are still raises", () => {
+    expect(raises({}, { percentage: 3 })).toBe(true)
+    expect(raises({}, { flatFee: 0.31 })).toBe(true)
+    expect(raises({}, { minFee: 50 })).toBe(true)
+    expect(raises({ maxFee: 1000 }, { maxFee: null })).toBe(true)
+    expect(raises({ maxFee: 1000 }, { maxFee: 1001 })).toBe(true)
+  })
+})
+
+describe("raisesFee: changes that raise no fee apply at once", () => {
+  it.each([
+    ["a lower percentage", {}, { percentage: 2.5 }],
+    ["a lower flat fee", {}, { flatFee: 0.2 }],
+    ["a new maxFee", {}, { maxFee: 1000 }],
+    ["rounding down", {}, { rounding: "down" }],
+    ["gross_up back to add_on", { model: "gross_up" }, { model: "add_on" }],
+    ["allowUncertain off", { allowUncertain: true }, { allowUncertain: false }],
+    ["nonCompliant adjust → reject", {}, { nonCompliant: "reject" }],
+    ["a lower costOfAcceptance", { costOfAcceptance: 2.5 }, { costOfAcceptance: 1.5 }],
+    ["a capping defaultRegion", { percentage: 2 }, { defaultRegion: "US-CO" }],
+    ["billingMode and regionCodes", {}, { billingMode: "separate", regionCodes: ["US-CO"] }],
+    ["nothing", {}, {}]
+  ] as const)("%s", (_name, before, next) => {
+    expect(raises(before, next)).toBe(false)
+  })
+})
