@@ -29,6 +29,7 @@ import { EstimateRequest } from "./EstimateRequest.js"
 import { Event } from "./Event.js"
 import { EventResend } from "./EventResend.js"
 import { FeeConfig } from "./FeeConfig.js"
+import { FeeConfigApprove } from "./FeeConfigApprove.js"
 import { FeeConfigUpdate } from "./FeeConfigUpdate.js"
 import { API_VERSION, PostHeaders } from "./Headers.js"
 import { List } from "./List.js"
@@ -185,8 +186,9 @@ export class FeeConfigsGroup extends HttpApiGroup.make("feeConfigs")
       "approvePending",
       "/v1/fee-configs/pending/approve",
       "Approve the pending change",
-      "Needs a secret key other than the one that requested the change (else 403). 404 when nothing is pending."
+      "Names the change approved ({id: pendingChange.id}); needs a secret key other than the one that requested it (else 403). 404 when that change is not the pending one."
     )
+      .setPayload(FeeConfigApprove)
       .addSuccess(FeeConfig)
       .addError(NotFoundErrorWire)
   )

@@ -121,9 +121,12 @@ const feeConfigs = (client: Client) => ({
     options?: RequestOptions
   ): Promise<FeeConfig.FeeConfig> =>
     run(client.feeConfigs.update({ payload: params, headers: headersOf(options) })),
-  /** `POST /v1/fee-configs/pending/approve` (by a key other than the requester's). */
-  approvePending: (options?: RequestOptions): Promise<FeeConfig.FeeConfig> =>
-    run(client.feeConfigs.approvePending({ headers: headersOf(options) })),
+  /**
+   * `POST /v1/fee-configs/pending/approve`: applies the pending change `id` (its
+   * `pendingChange.id`), by a key other than the requester's.
+   */
+  approvePending: (id: string, options?: RequestOptions): Promise<FeeConfig.FeeConfig> =>
+    run(client.feeConfigs.approvePending({ payload: { id }, headers: headersOf(options) })),
   /** `POST /v1/fee-configs/pending/cancel`. */
   cancelPending: (options?: RequestOptions): Promise<FeeConfig.FeeConfig> =>
     run(client.feeConfigs.cancelPending({ headers: headersOf(options) }))

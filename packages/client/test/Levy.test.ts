@@ -101,8 +101,8 @@ describe("new Levy(apiKey): every method", () => {
     expect(held.pendingChange).toBeDefined()
     const cancelled = await live.feeConfigs.cancelPending()
     expect(cancelled.pendingChange).toBeUndefined()
-    await live.feeConfigs.update({ percentage: 3.1 })
-    const approved = await approver.feeConfigs.approvePending()
+    const again = await live.feeConfigs.update({ percentage: 3.1 })
+    const approved = await approver.feeConfigs.approvePending(again.pendingChange?.id ?? "")
     expect(approved).toMatchObject({ percentage: 3.1, updated: true })
   })
 

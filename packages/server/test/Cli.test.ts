@@ -53,6 +53,7 @@ const request = async (base: string, key: string, path: string, body?: unknown) 
 describe("levy CLI", () => {
   let firstSecretDev = ""
   let extraKey = ""
+  let heldId = ""
 
   it("serve: creates and prints the development account, serves with its key, stops on SIGTERM", async () => {
     const proc = levy(serveArgs)
@@ -156,11 +157,12 @@ describe("levy CLI", () => {
       updated: false,
       pendingChange: { changes: { percentage: 3.5 } }
     })
+    heldId = (held.body.pendingChange as { id: string }).id
     expect(await stop(proc)).toBe(0)
   }, 150_000)
 
   it("fee-configs approve applies the held live change as the owner", async () => {
-    const proc = levy(["fee-configs", "approve", ...storeArgs])
+    const proc = levy(["fee-configs", "approve", heldId, ...storeArgs])
     running.push(proc)
     expect(await proc.exited).toBe(0)
     expect(proc.stdout).toMatch(

@@ -121,14 +121,16 @@ describe("levy arguments", () => {
   })
 
   it("fee-configs approve and cancel", async () => {
-    expect(await run(["fee-configs", "approve"])).toEqual({
+    expect(await run(["fee-configs", "approve", "fcc_1"])).toEqual({
       _tag: "FeeConfigsResolve",
       action: "approve",
+      id: "fcc_1",
       account: undefined,
       store: embedded
     })
     expect(await run(["fee-configs", "cancel", "--account", "acct_2"])).toMatchObject({
       action: "cancel",
+      id: undefined,
       account: "acct_2"
     })
   })
@@ -204,6 +206,7 @@ describe("levy arguments", () => {
       [["serve"], { PORT: "http" }, /invalid port: http/],
       [["serve", "--store", "postgres"], {}, /DATABASE_URL/],
       [["keys", "create", "--name", "secretDev"], {}, /--name cannot be secretDev/],
+      [["fee-configs", "approve"], {}, /approve needs the pending change's id/],
       [["listen", "--forward-to", "http://x"], {}, /--api-key or LEVY_API_KEY/],
       [
         ["listen", "--forward-to", "http://x", "--api-key", "sk_prod_service_abc"],

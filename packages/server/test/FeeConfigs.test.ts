@@ -52,8 +52,11 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
   const get = (key: string) => call(server.url, "GET", "/v1/fee-configs", { key })
   const update = (body: unknown, key: string) =>
     call(server.url, "POST", "/v1/fee-configs", { body, key })
-  const approve = (key: string) =>
-    call(server.url, "POST", "/v1/fee-configs/pending/approve", { key })
+  const approve = (key: string, id: string | undefined) =>
+    call(server.url, "POST", "/v1/fee-configs/pending/approve", { key, body: { id } })
+  /** The id of the live change pending now. */
+  const pendingId = async () =>
+    ((await get(LIVE_SECRET)).body as FeeConfigBody).pendingChange?.id ?? "fcc_none"
   const cancel = (key: string) =>
     call(server.url, "POST", "/v1/fee-configs/pending/cancel", { key })
   const fee = async (key: string) => {
@@ -170,7 +173,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
     })
 
     it("nothing pending in test mode: approve and cancel are 404s", async () => {
-      const a = await approve(SECRET)
+      const a = await approve(SECRET, "fcc_none")
       expect(a.status).toBe(404)
       expect(errorOf(a.body)).toMatchObject({ code: "resource_missing" })
       expect((await cancel(SECRET)).status).toBe(404)
@@ -223,17 +226,17 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(second.status).toBe(400)
       expect(errorOf(second.body)).toMatchObject({ code: "fee_config_change_pending" })
 
-      const same = await approve(LIVE_SECRET)
+      const same = await approve(LIVE_SECRET, body.pendingChange?.id)
       expect(same.status).toBe(403)
       expect(errorOf(same.body)).toMatchObject({ code: "approval_requires_another_key" })
       expect(await fee(LIVE_SECRET)).toBe(320)
 
-      const approved = await approve(LIVE_SECRET_2)
+      const approved = await approve(LIVE_SECRET_2, body.pendingChange?.id)
       expect(approved.status).toBe(200)
       expect(approved.body).toMatchObject({ percentage: 3.5, updated: true })
       expect(approved.body).not.toHaveProperty("pendingChange")
       expect(await fee(LIVE_SECRET)).toBe(380)
-      expect((await approve(LIVE_SECRET_2)).status).toBe(404)
+      expect((await approve(LIVE_SECRET_2, body.pendingChange?.id)).status).toBe(404)
       // Held: no event; approved: one.
       const events = await feeEvents("acct_1", true)
       expect(
@@ -268,7 +271,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(cancelled.body).toMatchObject({ maxFee: 1000 })
       expect(cancelled.body).not.toHaveProperty("pendingChange")
       expect((await get(LIVE_SECRET)).body).not.toHaveProperty("pendingChange")
-      expect((await approve(LIVE_SECRET_2)).status).toBe(404)
+      expect((await approve(LIVE_SECRET_2, "fcc_none")).status).toBe(404)
       expect((await cancel(LIVE_SECRET)).status).toBe(404)
 
       const minFee = await update({ minFee: 50 }, LIVE_SECRET)
@@ -280,11 +283,57 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(await fee(LIVE_SECRET)).toBe(330)
     })
 
+    it("an approval names its change: a change swapped in after the approver looked is not applied", async () => {
+      // Issue 16 item 2. The approver reads a modest pending change; its requester cancels it
+      // and asks for a large one before the approval lands. Approving "whatever is pending"
+      // applied the large one; and the requester approving its own swap passed the check made
+      // on the change read before.
+      const modest = await update({ percentage: 3.1 }, LIVE_SECRET_2)
+      const seen = (modest.body as FeeConfigBody).pendingChange?.id
+      expect((await cancel(LIVE_SECRET)).status).toBe(200)
+      const large = await update({ percentage: 9 }, LIVE_SECRET)
+      const swapped = (large.body as FeeConfigBody).pendingChange?.id
+      expect(swapped).not.toBe(seen)
+      for (const key of [LIVE_SECRET_2, LIVE_SECRET]) {
+        const late = await approve(key, seen)
+        expect(late.status).toBe(404)
+        expect(errorOf(late.body)).toMatchObject({ code: "resource_missing", param: "id" })
+      }
+      const own = await approve(LIVE_SECRET, swapped)
+      expect(own.status).toBe(403)
+      expect(errorOf(own.body)).toMatchObject({ code: "approval_requires_another_key" })
+      expect(await fee(LIVE_SECRET)).toBe(330)
+      expect((await get(LIVE_SECRET)).body).toMatchObject({ percentage: 3 })
+      // Without an id the approval is refused before anything runs.
+      const bare = await call(server.url, "POST", "/v1/fee-configs/pending/approve", {
+        key: LIVE_SECRET_2
+      })
+      expect(bare.status).toBe(400)
+      expect((await cancel(LIVE_SECRET)).status).toBe(200)
+    })
+
+    it("concurrent approvals by the requester and another key: only the other key's applies", async () => {
+      const held = await update({ percentage: 3.2 }, LIVE_SECRET)
+      const id = (held.body as FeeConfigBody).pendingChange?.id
+      const replies = await Promise.all([
+        approve(LIVE_SECRET, id),
+        approve(LIVE_SECRET_2, id),
+        approve(LIVE_SECRET, id)
+      ])
+      const statuses = replies.map((r) => r.status)
+      // The other key's applies; the requester's are refused (403), or find nothing pending (404).
+      expect(statuses[1]).toBe(200)
+      expect([statuses[0], statuses[2]].every((s) => s === 403 || s === 404)).toBe(true)
+      const events = await feeEvents("acct_1", true)
+      expect((events.data[0]?.data.object as { percentage: number }).percentage).toBe(3.2)
+      expect((await update({ percentage: 3 }, LIVE_SECRET)).body).toMatchObject({ updated: true })
+    })
+
     it("another account's pending change cannot be seen, approved or cancelled", async () => {
       const held = await update({ percentage: 4 }, LIVE_SECRET)
       expect(held.body).toMatchObject({ updated: false })
       expect((await get(OTHER_LIVE)).body).not.toHaveProperty("pendingChange")
-      expect((await approve(OTHER_LIVE)).status).toBe(404)
+      expect((await approve(OTHER_LIVE, await pendingId())).status).toBe(404)
       expect((await cancel(OTHER_LIVE)).status).toBe(404)
       expect((await get(LIVE_SECRET)).body).toHaveProperty("pendingChange")
       expect((await cancel(LIVE_SECRET)).status).toBe(200)

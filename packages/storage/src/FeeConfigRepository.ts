@@ -53,6 +53,16 @@ export interface Resolution {
   readonly at: number
 }
 
+/**
+ * An approval: the change it approves, by its id, and who approves it. `check` runs under
+ * the lock that applies the change, with the pending change and the configuration it will be
+ * merged over: what it fails with refuses the approval and nothing is written.
+ */
+export interface Approval<E> extends Resolution {
+  readonly id: string
+  readonly check: (pending: FeeConfigChange, config: JsonObject) => Effect.Effect<void, E>
+}
+
 /** The configuration after a change and the change as recorded. */
 export interface Applied {
   readonly config: FeeConfig
@@ -79,11 +89,15 @@ export interface FeeConfigRepositoryService {
     change: NewChange
   ) => Effect.Effect<FeeConfigChange, DuplicateRecord | StorageError>
   readonly pending: (tenant: Tenant) => Effect.Effect<Option.Option<FeeConfigChange>, StorageError>
-  /** Applies the pending change. */
-  readonly approve: (
+  /**
+   * Applies the pending change named by `approval.id` once `approval.check` passes, both
+   * inside one locked transaction (so the change checked is the change applied);
+   * `RecordNotFound` when that change is not the pending one.
+   */
+  readonly approve: <E>(
     tenant: Tenant,
-    by: Resolution
-  ) => Effect.Effect<Applied, RecordNotFound | StorageError>
+    approval: Approval<E>
+  ) => Effect.Effect<Applied, E | RecordNotFound | StorageError>
   /** Drops the pending change (kept in the history as cancelled). */
   readonly cancel: (
     tenant: Tenant,
@@ -206,9 +220,14 @@ export const makeSql = Effect.gen(function* () {
     approve: (tenant, by) =>
       Effect.gen(function* () {
         const pending = yield* pendingRow(tenant, true)
-        if (Option.isNone(pending)) {
-          return yield* Effect.fail(new RecordNotFound({ entity: PENDING, id: tenant.accountId }))
+        if (Option.isNone(pending) || pending.value.id !== by.id) {
+          return yield* Effect.fail(new RecordNotFound({ entity: PENDING, id: by.id }))
         }
+        const locked = Option.match(yield* current(tenant, true), {
+          onNone: (): JsonObject => ({}),
+          onSome: (r) => r.config
+        })
+        yield* by.check(changeFromRow(pending.value), locked)
         const { before, config } = yield* applyMerged(tenant, pending.value.changes, by.at)
         const rows = yield* sql<ChangeRow>`UPDATE fee_config_changes
           SET status = 'applied', resolved_at = ${by.at}, resolved_by = ${by.by}, previous = ${SqlSupport.json(before)}
@@ -324,21 +343,23 @@ export const makeMemory = Effect.gen(function* () {
         return Effect.succeed(record)
       }),
     pending: (tenant) => store.read(() => Option.fromNullable(findPending(tenant))),
-    approve: (tenant, by) =>
-      store.write((w) => {
+    approve: <E>(tenant: Tenant, by: Approval<E>) =>
+      store.write<Applied, E | RecordNotFound>((w) => {
         const pending = findPending(tenant)
-        if (!pending)
-          return Effect.fail(new RecordNotFound({ entity: PENDING, id: tenant.accountId }))
-        const { before, config } = merge(w, tenant, pending.changes, by.at)
-        const change: FeeConfigChange = {
-          ...pending,
-          status: "applied",
-          resolvedAt: by.at,
-          resolvedBy: by.by,
-          previous: before
-        }
-        w.put(CHANGES, changeKey(tenant, pending.id), change)
-        return Effect.succeed({ config, change })
+        if (!pending || pending.id !== by.id)
+          return Effect.fail(new RecordNotFound({ entity: PENDING, id: by.id }))
+        return Effect.map(by.check(pending, configs.get(tenantKey(tenant))?.config ?? {}), () => {
+          const { before, config } = merge(w, tenant, pending.changes, by.at)
+          const change: FeeConfigChange = {
+            ...pending,
+            status: "applied",
+            resolvedAt: by.at,
+            resolvedBy: by.by,
+            previous: before
+          }
+          w.put(CHANGES, changeKey(tenant, pending.id), change)
+          return { config, change }
+        })
       }),
     cancel: (tenant, by) =>
       store.write((w) => {

@@ -30,6 +30,7 @@ export {
 } from "./EventRepository.js"
 export {
   type Applied,
+  type Approval,
   type FeeConfig,
   type FeeConfigChange,
   FeeConfigRepository,

@@ -675,7 +675,31 @@ for (const store of stores) {
           // The other mode has no pending change.
           expect(yield* configs.pending(test)).toEqual(Option.none())
 
-          const approved = yield* configs.approve(live, { by: "key_b", at: T0 + 20 })
+          const ok = () => Effect.void
+          // Naming another change, or a check that refuses, applies nothing.
+          const other = yield* Effect.either(
+            configs.approve(live, { id: nextId("fcc"), by: "key_b", at: T0 + 15, check: ok })
+          )
+          expect(Either.isLeft(other) && other.left._tag).toBe("RecordNotFound")
+          const refused = yield* Effect.either(
+            configs.approve(live, {
+              id: raise.id,
+              by: "key_a",
+              at: T0 + 16,
+              check: (pending, config) =>
+                Effect.fail({ requestedBy: pending.requestedBy, config } as const)
+            })
+          )
+          expect(refused).toEqual(Either.left({ requestedBy: "key_a", config: initial }))
+          expect(Option.getOrThrow(yield* configs.pending(live)).id).toBe(raise.id)
+          expect(Option.getOrThrow(yield* configs.get(live)).config.percentage).toBe("2.9")
+
+          const approved = yield* configs.approve(live, {
+            id: raise.id,
+            by: "key_b",
+            at: T0 + 20,
+            check: ok
+          })
           expect(approved.config.config).toEqual({ ...initial, percentage: "3.5" })
           expect(approved.config.updated).toBe(T0 + 20)
           expect(approved.change).toMatchObject({
@@ -685,7 +709,9 @@ for (const store of stores) {
             previous: initial
           })
           expect(yield* configs.pending(live)).toEqual(Option.none())
-          const none = yield* Effect.either(configs.approve(live, { by: "key_b", at: T0 + 21 }))
+          const none = yield* Effect.either(
+            configs.approve(live, { id: raise.id, by: "key_b", at: T0 + 21, check: ok })
+          )
           expect(Either.isLeft(none) && none.left._tag).toBe("RecordNotFound")
 
           const dropped = yield* configs.request(live, {

@@ -182,7 +182,7 @@ const pendingPanel = (
       button(
         "Approve",
         guarded(status, async () => {
-          await session.levy.feeConfigs.approvePending()
+          await session.levy.feeConfigs.approvePending(pending.id)
           await done(notice("Pending change approved and applied."))
         })
       ),

@@ -6,7 +6,8 @@
  *   levy accounts create [--name NAME] [--json] [--store …] [--data-dir DIR]
  *   levy keys roll <kind> [--account ID] [--json] [--store …] [--data-dir DIR]
  *   levy keys create [--mode test|live] [--name N] [--account ID] [--json] [--store …] [--data-dir DIR]
- *   levy fee-configs approve|cancel [--account ID] [--store …] [--data-dir DIR]
+ *   levy fee-configs approve <fcc_id> [--account ID] [--store …] [--data-dir DIR]
+ *   levy fee-configs cancel [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *
  * Every command line becomes one `Command` value, handed to the caller's `run`: main runs
@@ -21,7 +22,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import type * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Config, ConfigProvider, Data, Effect, Option, Ref } from "effect"
+import { Config, ConfigProvider, Data, Effect, Option, Ref, Schema } from "effect"
 import * as Keys from "../Keys.js"
 import { version } from "../Version.js"
 import * as Store from "./Store.js"
@@ -61,6 +62,8 @@ export type Command =
   | {
       readonly _tag: "FeeConfigsResolve"
       readonly action: "approve" | "cancel"
+      /** The change approved (`approve` names the change it applies). */
+      readonly id: string | undefined
       readonly account: string | undefined
       readonly store: Store.Options
     }
@@ -249,18 +252,35 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
   const feeConfigs = (action: "approve" | "cancel") =>
     CliCommand.make(
       action,
-      { account, ...storeOptions },
+      {
+        id: CliArgs.text({ name: "fcc_id" }).pipe(
+          CliArgs.withSchema(Schema.String.pipe(Schema.pattern(/^fcc_\w+$/))),
+          CliArgs.withDescription(
+            "the pending change's id (fcc_…), as GET /v1/fee-configs shows it"
+          ),
+          CliArgs.optional
+        ),
+        account,
+        ...storeOptions
+      },
       handle((flags) =>
-        Effect.map(
-          resolveStore(flags),
-          (store) =>
-            ({
-              _tag: "FeeConfigsResolve",
-              action,
-              account: Option.getOrUndefined(flags.account),
-              store
-            }) as const
-        )
+        Effect.gen(function* () {
+          const id = Option.getOrUndefined(flags.id)
+          // An approval names the change it applies, never whatever is pending at that moment.
+          if (action === "approve" && id === undefined) {
+            return yield* new UsageError({
+              message:
+                "fee-configs approve needs the pending change's id (fcc_…): levy fee-configs approve fcc_…"
+            })
+          }
+          return {
+            _tag: "FeeConfigsResolve",
+            action,
+            id,
+            account: Option.getOrUndefined(flags.account),
+            store: yield* resolveStore(flags)
+          } as const
+        })
       )
     ).pipe(CliCommand.withDescription(`${action} the live-mode pending fee configuration change`))
 

@@ -134,9 +134,10 @@ const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve"
     )
     const changes = yield* FeeConfigChanges.make
     const tenant = Tenant.make(accountId, true)
-    const config = yield* (
-      command.action === "approve" ? changes.approve(tenant, "cli") : changes.cancel(tenant, "cli")
-    ).pipe(Effect.mapError((e) => new UsageError({ message: e.message })))
+    const usage = (e: { readonly message: string }) => new UsageError({ message: e.message })
+    const config = yield* command.action === "approve"
+      ? Effect.mapError(changes.approve(tenant, command.id ?? "", "cli"), usage)
+      : Effect.mapError(changes.cancel(tenant, "cli"), usage)
     yield* Console.log(
       `${command.action === "approve" ? "Applied" : "Cancelled"} the pending live-mode fee change of ${accountId}. ` +
         `In force: ${config.percentage}% + ${config.flatFee}.`

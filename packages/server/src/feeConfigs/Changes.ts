@@ -38,8 +38,14 @@ const paramOfReason = (reason: Compliance.ReasonCode | null): string => {
   }
 }
 
-const noPending = () =>
-  new ApiError.NotFoundError({ message: "No fee configuration change is pending." })
+const noPending = (id?: string) =>
+  new ApiError.NotFoundError({
+    message:
+      id === undefined
+        ? "No fee configuration change is pending."
+        : `No pending fee configuration change '${id}': it was approved, cancelled or replaced. Read the pending change (GET /v1/fee-configs) and approve it by its id.`,
+    ...(id === undefined ? {} : { param: "id" })
+  })
 
 /** The operations, over the services they need. */
 export const make = Effect.gen(function* () {
@@ -104,28 +110,36 @@ export const make = Effect.gen(function* () {
     )
 
   /**
-   * Applies the pending change, approved `by` (a key id, or "cli" for the owner on the
-   * command line); never by the key that requested it.
+   * Applies the pending change `id`, approved `by` (a key id, or "cli" for the owner on the
+   * command line); never by the key that requested it. Both checks, and the compliance of the
+   * result, run under the lock that applies it: a change swapped in after the approver looked
+   * is not the one named, so it is not applied.
    */
-  const approve = (tenant: Tenant.Tenant, by: string) =>
-    Effect.gen(function* () {
-      const pending = yield* pendingOf(tenant)
-      if (Option.isNone(pending)) return yield* noPending()
-      if (pending.value.requestedBy === by) {
-        return yield* new ApiError.PermissionError({
-          code: "approval_requires_another_key",
-          message:
-            "A pending change must be approved with a different secret key than the one that requested it."
-        })
-      }
-      // The configuration may have changed since the request: the result must still be valid.
-      const { config: before } = yield* Config.current(tenant)
-      const next = Config.fromJson(Config.toJson({ ...before, ...pending.value.changes }))
-      yield* checkDefaultRegion(next, yield* Config.schedule(next))
-      return yield* applying(tenant, repo.approve(tenant, { by, at: now() }), Option.none()).pipe(
-        Effect.catchTags({ RecordNotFound: noPending, StorageError: Config.unavailable })
-      )
-    })
+  const approve = (tenant: Tenant.Tenant, id: string, by: string) =>
+    applying(
+      tenant,
+      repo.approve(tenant, {
+        id,
+        by,
+        at: now(),
+        check: (pending, stored) =>
+          Effect.gen(function* () {
+            if (pending.requestedBy === by) {
+              return yield* new ApiError.PermissionError({
+                code: "approval_requires_another_key",
+                message:
+                  "A pending change must be approved with a different secret key than the one that requested it."
+              })
+            }
+            // The configuration may have changed since the request: the result must still be valid.
+            const next = Config.fromJson({ ...stored, ...pending.changes })
+            yield* checkDefaultRegion(next, yield* Config.schedule(next))
+          })
+      }),
+      Option.none()
+    ).pipe(
+      Effect.catchTags({ RecordNotFound: () => noPending(id), StorageError: Config.unavailable })
+    )
 
   /** Drops the pending change, cancelled `by`; returns the configuration in force. */
   const cancel = (tenant: Tenant.Tenant, by: string) =>
@@ -139,7 +153,9 @@ export const make = Effect.gen(function* () {
             Idempotency.recordSuccess(FeeConfig.FeeConfig, wire)
           )
         )
-        .pipe(Effect.catchTags({ RecordNotFound: noPending, StorageError: Config.unavailable }))
+        .pipe(
+          Effect.catchTags({ RecordNotFound: () => noPending(), StorageError: Config.unavailable })
+        )
       return wire
     })
 

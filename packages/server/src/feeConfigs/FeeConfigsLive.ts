@@ -84,9 +84,9 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
           ).pipe(Effect.catchTag("StorageError", Config.unavailable))
         })
       )
-      .handle("approvePending", () =>
+      .handle("approvePending", ({ payload }) =>
         Effect.flatMap(CurrentKey.CurrentKey, (key) =>
-          changes.approve(Config.tenantOf(key), key.keyId)
+          changes.approve(Config.tenantOf(key), payload.id, key.keyId)
         )
       )
       .handle("cancelPending", () =>
