@@ -23,7 +23,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
 import { Cause, Effect, Option } from "effect"
-import { EdgeKey, type Target } from "../AuthorizationLive.js"
+import { authorize, EdgeKey, type Target } from "../AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
@@ -262,6 +262,12 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
           if (!known || Option.isNone(key) || Option.isNone(idempotencyKey))
             return yield* dispatched
+          // Authorized before the claim: a key refused this request never reaches the responses
+          // stored for it. A publishable key reaches only endpoints that write nothing, so its
+          // requests are neither recorded nor replayed (docs/design.md §7): a public key can
+          // neither read a secret key's stored responses nor take keys from its space.
+          const current = yield* authorize(resolver, secret ?? "", withKey, request)
+          if (current.kind === "publishable") return yield* dispatched
           // The claim reads the body first (the handler then gets the cached text), within the limit.
           return yield* idempotent(
             Tenant.make(key.value.accountId, key.value.mode === "live"),
