@@ -325,7 +325,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(statuses[1]).toBe(200)
       expect([statuses[0], statuses[2]].every((s) => s === 403 || s === 404)).toBe(true)
       const events = await feeEvents("acct_1", true)
-      expect((events.data[0]?.data.object as { percentage: number }).percentage).toBe(3.2)
+      expect(events.data[0]?.data.object).toMatchObject({ percentage: 3.2 })
       expect((await update({ percentage: 3 }, LIVE_SECRET)).body).toMatchObject({ updated: true })
     })
 

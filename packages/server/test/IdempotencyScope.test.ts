@@ -4,7 +4,7 @@
  * response is looked at, and its own keyed requests take nothing from the merchant's key space.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { call, PUBLISHABLE, SECRET, STORES, startWithStore } from "./support.js"
+import { call, PUBLISHABLE, STORES, startWithStore } from "./support.js"
 
 describe.each(STORES)("on the %s store", (name, makeStore) => {
   let server: Awaited<ReturnType<typeof startWithStore>>
