@@ -95,6 +95,44 @@ for (const kind of stores) {
       ).toBe(created.secret)
     })
 
+    it("a retried create or roll replays its secret, which the idempotency record keeps sealed", async () => {
+      // Issue 16 item 4: the stored response held the signing secret in plain text for 24 h.
+      const keyed = (path: string, key: string, body?: unknown) =>
+        call(server.url, "POST", path, {
+          headers: { "idempotency-key": `${kind.name}-${key}` },
+          ...(body === undefined ? {} : { body })
+        })
+      const first = await keyed("/v1/webhook-endpoints", "create", {
+        url: HOOK,
+        enabledEvents: ["*"]
+      })
+      const id = (first.body as EndpointBody).id
+      const rolled = await keyed(`/v1/webhook-endpoints/${id}/roll-secret`, "roll")
+      for (const [path, key, body, reply] of [
+        ["/v1/webhook-endpoints", "create", { url: HOOK, enabledEvents: ["*"] }, first],
+        [`/v1/webhook-endpoints/${id}/roll-secret`, "roll", undefined, rolled]
+      ] as const) {
+        expect(reply.status, reply.text).toBe(200)
+        const secret = (reply.body as EndpointBody).secret ?? ""
+        expect(secret).toMatch(/^whsec_dev_/)
+        const again = await keyed(path, key, body)
+        expect(again.headers.get("idempotent-replayed")).toBe("true")
+        expect((again.body as EndpointBody).secret).toBe(secret)
+        if (Option.isSome(store.sql)) {
+          const rows = await store.runtime.runPromise(
+            store.sql.value.unsafe(
+              "SELECT response_body::text AS body FROM idempotency_records WHERE key = $1",
+              [`${kind.name}-${key}`]
+            )
+          )
+          expect(rows).toHaveLength(1)
+          expect(String(rows[0]?.body)).not.toContain(secret)
+          expect(String(rows[0]?.body)).not.toContain("whsec_")
+          expect(String(rows[0]?.body)).toContain("$sealed")
+        }
+      }
+    })
+
     it("live mode: a whsec_prod_ secret, and a separate list", async () => {
       const live = await create({ url: LIVE_HOOK, enabledEvents: ["*"] }, LIVE_SECRET)
       expect(live).toMatchObject({ livemode: true, description: null, enabledEvents: ["*"] })

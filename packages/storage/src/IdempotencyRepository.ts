@@ -13,6 +13,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { Json } from "./Json.js"
 import * as MemoryStore from "./MemoryStore.js"
+import { SecretBox, type SecretBoxService } from "./SecretBox.js"
 import * as SqlSupport from "./SqlSupport.js"
 import {
   IdempotencyKeyInUse,
@@ -59,6 +60,72 @@ const started = (
 export interface StoredResponse {
   readonly status: number
   readonly body: Json
+  /**
+   * Top-level fields of `body` that hold a secret (a webhook endpoint's signing secret): they
+   * are stored sealed by `SecretBox`, never in plain text, and opened again on replay.
+   */
+  readonly sealed?: ReadonlyArray<string> | undefined
+}
+
+/** The marker of a sealed field in a stored body: `{"$sealed": "v1.…"}`. */
+const SEALED = "$sealed"
+
+/** What a sealed field is bound to: its record and field, so it cannot be moved. */
+const sealContext = (accountId: string, livemode: boolean, key: string, field: string) =>
+  `idempotency/${accountId}/${livemode}/${key}/${field}`
+
+/** The body to store: `response.sealed`'s fields sealed. */
+const sealBody = (
+  box: SecretBoxService,
+  tenant: Tenant,
+  key: string,
+  response: StoredResponse
+): Json => {
+  const body = response.body
+  if (response.sealed === undefined || typeof body !== "object" || body === null) return body
+  if (Array.isArray(body)) return body
+  const out: Record<string, Json> = { ...(body as Record<string, Json>) }
+  for (const field of response.sealed) {
+    const value = out[field]
+    if (typeof value === "string") {
+      out[field] = {
+        [SEALED]: box.seal(value, sealContext(tenant.accountId, tenant.livemode, key, field))
+      }
+    }
+  }
+  return out
+}
+
+/** A stored body with its sealed fields opened. */
+const openBody = (
+  box: SecretBoxService,
+  record: IdempotencyRecord
+): Effect.Effect<IdempotencyRecord, StorageError> => {
+  const body = record.response?.body
+  if (record.response === null || typeof body !== "object" || body === null || Array.isArray(body))
+    return Effect.succeed(record)
+  const fields = Object.entries(body as Record<string, Json>).filter(
+    ([, v]) => typeof v === "object" && v !== null && !Array.isArray(v) && SEALED in v
+  )
+  if (fields.length === 0) return Effect.succeed(record)
+  return Effect.map(
+    Effect.forEach(fields, ([field, v]) =>
+      Effect.map(
+        box.open(
+          String((v as Record<string, Json>)[SEALED]),
+          sealContext(record.accountId, record.livemode, record.key, field)
+        ),
+        (plain) => [field, plain] as const
+      )
+    ),
+    (opened) => ({
+      ...record,
+      response: {
+        status: record.response!.status,
+        body: { ...(body as Record<string, Json>), ...Object.fromEntries(opened) }
+      }
+    })
+  )
 }
 
 /** An idempotency record. Times are Unix milliseconds. */
@@ -145,6 +212,7 @@ const existing = (
 /** The SQL implementation. */
 export const makeSql = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
+  const box = yield* SecretBox
   const select = (tenant: Tenant, key: string) =>
     sql<Row>`SELECT * FROM idempotency_records
       WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}`
@@ -171,11 +239,12 @@ export const makeSql = Effect.gen(function* () {
         }
         const rows = yield* select(tenant, key)
         if (rows[0] === undefined) return yield* Effect.fail(new IdempotencyKeyInUse({ key }))
-        return yield* existing(fromRow(rows[0]), fingerprint)
+        return yield* existing(yield* openBody(box, fromRow(rows[0])), fingerprint)
       }).pipe(SqlSupport.orStorageError),
     complete: (tenant, key, response) =>
       sql<Pick<Row, "fingerprint" | "created_ms" | "expires_at_ms">>`UPDATE idempotency_records
-        SET state = 'done', response_status = ${response.status}, response_body = ${SqlSupport.json(response.body)}
+        SET state = 'done', response_status = ${response.status},
+          response_body = ${SqlSupport.json(sealBody(box, tenant, key, response))}
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}
         RETURNING fingerprint, created_ms, expires_at_ms`.pipe(
         SqlSupport.orStorageError,
@@ -203,8 +272,10 @@ export const makeSql = Effect.gen(function* () {
         SqlSupport.orStorageError,
         Effect.flatMap((rows) =>
           rows[0]
-            ? Effect.succeed(fromRow(rows[0]))
-            : Effect.fail(new RecordNotFound({ entity: "idempotency_record", id: key }))
+            ? openBody(box, fromRow(rows[0]))
+            : Effect.fail<RecordNotFound | StorageError>(
+                new RecordNotFound({ entity: "idempotency_record", id: key })
+              )
         )
       ),
     purgeExpired: Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -222,27 +293,32 @@ const TABLE = "idempotency_records"
 /** The in-memory implementation. */
 export const makeMemory = Effect.gen(function* () {
   const store = yield* MemoryStore.MemoryStore
+  const box = yield* SecretBox
   const records = store.table<IdempotencyRecord>(TABLE)
   const keyOf = (t: Tenant, key: string) => `${t.accountId}/${t.livemode}/${key}`
   const service: IdempotencyRepositoryService = {
     begin: (tenant, key, fingerprint) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        store.write((w): Effect.Effect<Begun, IdempotencyKeyInUse | IdempotencyKeyReused> => {
-          const found = records.get(keyOf(tenant, key))
-          if (found !== undefined && !lapsed(found, now)) return existing(found, fingerprint)
-          const record = started(tenant, key, fingerprint, now)
-          w.put(TABLE, keyOf(tenant, key), record)
-          return Effect.succeed({ _tag: "Started", record })
-        })
+        store.write(
+          (w): Effect.Effect<Begun, IdempotencyKeyInUse | IdempotencyKeyReused | StorageError> => {
+            const found = records.get(keyOf(tenant, key))
+            if (found !== undefined && !lapsed(found, now)) {
+              return Effect.flatMap(openBody(box, found), (r) => existing(r, fingerprint))
+            }
+            const record = started(tenant, key, fingerprint, now)
+            w.put(TABLE, keyOf(tenant, key), record)
+            return Effect.succeed({ _tag: "Started", record })
+          }
+        )
       ),
     complete: (tenant, key, response) =>
       store.write((w) => {
         const found = records.get(keyOf(tenant, key))
         if (!found)
           return Effect.fail(new RecordNotFound({ entity: "idempotency_record", id: key }))
-        const done: IdempotencyRecord = { ...found, state: "done", response }
-        w.put(TABLE, keyOf(tenant, key), done)
-        return Effect.succeed(done)
+        const stored = { status: response.status, body: sealBody(box, tenant, key, response) }
+        w.put(TABLE, keyOf(tenant, key), { ...found, state: "done", response: stored })
+        return Effect.succeed<IdempotencyRecord>({ ...found, state: "done", response })
       }),
     release: (tenant, key) =>
       store.write((w) => {
@@ -255,8 +331,10 @@ export const makeMemory = Effect.gen(function* () {
         store.read(() => records.get(keyOf(tenant, key))),
         (r) =>
           r
-            ? Effect.succeed(r)
-            : Effect.fail(new RecordNotFound({ entity: "idempotency_record", id: key }))
+            ? openBody(box, r)
+            : Effect.fail<RecordNotFound | StorageError>(
+                new RecordNotFound({ entity: "idempotency_record", id: key })
+              )
       ),
     purgeExpired: Effect.flatMap(Clock.currentTimeMillis, (now) =>
       store.write((w) => {

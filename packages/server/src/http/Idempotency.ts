@@ -19,23 +19,30 @@ export interface Claim {
 /** The claim of the current request, if it carried an Idempotency-Key. */
 export const CurrentClaim = FiberRef.unsafeMake<Option.Option<Claim>>(Option.none())
 
-/** Stores `status` and `body` as the response to replay for the current claim (if any). */
-export const record = (status: number, body: Json) =>
+/**
+ * Stores `status` and `body` as the response to replay for the current claim (if any); the
+ * top-level fields named in `sealed` hold secrets and are stored sealed.
+ */
+export const record = (status: number, body: Json, sealed?: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const claim = yield* FiberRef.get(CurrentClaim)
     if (Option.isNone(claim)) return
     const repo = yield* IdempotencyRepository
     yield* repo
-      .complete(claim.value.tenant, claim.value.key, { status, body })
+      .complete(claim.value.tenant, claim.value.key, { status, body, sealed })
       .pipe(Effect.catchTag("RecordNotFound", Effect.die))
     claim.value.recorded = true
   })
 
 /** Stores a 200 response with `value` encoded by `schema` (the endpoint's success schema). */
-export const recordSuccess = <A, I>(schema: Schema.Schema<A, I>, value: A) =>
+export const recordSuccess = <A, I>(
+  schema: Schema.Schema<A, I>,
+  value: A,
+  sealed?: ReadonlyArray<string>
+) =>
   Schema.encode(schema)(value).pipe(
     Effect.orDie,
-    Effect.flatMap((body) => record(200, body as Json))
+    Effect.flatMap((body) => record(200, body as Json, sealed))
   )
 
 /** The claim of the current request, for a handler that stores its response itself. */

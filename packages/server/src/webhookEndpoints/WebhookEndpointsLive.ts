@@ -26,6 +26,9 @@ import * as Wire from "./Wire.js"
 
 const URL_PATH = "/v1/webhook-endpoints"
 
+/** The fields of a stored response that hold a secret. */
+const SEALED = ["secret"]
+
 /** Every attempt of one delivery fits: the retry schedule makes far fewer. */
 const MAX_ATTEMPTS_SHOWN = 100
 
@@ -48,9 +51,14 @@ export const WebhookEndpointsLive = HttpApiBuilder.group(
       const transactions = yield* Transactions
       const ids = yield* Ids
 
-      /** Runs a write and stores `schema`'s encoding of its answer with it. */
+      /**
+       * Runs a write and stores `schema`'s encoding of its answer with it; the signing secret
+       * an answer shows once is stored sealed (docs/design.md §7).
+       */
       const writing = <A, I, E, R>(schema: Schema.Schema<A, I>, write: Effect.Effect<A, E, R>) =>
-        transactions.run(Effect.tap(write, (answer) => Idempotency.recordSuccess(schema, answer)))
+        transactions.run(
+          Effect.tap(write, (answer) => Idempotency.recordSuccess(schema, answer, SEALED))
+        )
 
       const currentTenant = Effect.map(CurrentKey.CurrentKey, tenantOf)
 
