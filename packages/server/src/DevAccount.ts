@@ -1,11 +1,11 @@
 /**
- * The development account (docs/design.md §5): on first start with an empty store the server
- * creates an account, prints its four keys once and writes them to a file of that store in
- * the data directory (mode 0600, the shape of `Accounts.Created`): `dev-account.json` for the
- * embedded store, `dev-account.postgres.json` for PostgreSQL, `dev-account.memory.json` for
- * memory, so starting on another store never overwrites the keys of the first. A file that
- * holds another account is never overwritten either. A store that already has an account is
- * left alone.
+ * The development account (docs/design.md §5): on first start with an empty store, a server run
+ * for development creates an account, prints its keys once (all but the live secret key) and
+ * writes all four to a file of that store in the data directory (mode 0600, the shape of
+ * `Accounts.Created`): `dev-account.json` for the embedded store, `dev-account.postgres.json`
+ * for PostgreSQL, `dev-account.memory.json` for memory, so starting on another store never
+ * overwrites the keys of the first. A file that holds another account is never overwritten
+ * either. A store that already has an account is left alone.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -42,16 +42,22 @@ export const write = (dataDir: string, created: Accounts.Created, name: string =
 export const read = (path: string): Accounts.Created | undefined =>
   existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Accounts.Created) : undefined
 
-/** The keys as printed for a person (the secret keys are shown in full, once). */
+/**
+ * The keys as printed for a person. With the file they were written to (`serve`, whose stdout
+ * ends up in logs), the live secret key is not printed: it is only in the file, readable by
+ * its owner. Without one (`levy accounts create`, asked for at a terminal), all four are.
+ */
 export const format = (created: Accounts.Created, path?: string): string =>
   [
     "",
-    `Levy development account ${created.accountId}. These keys are shown once:`,
+    `Levy account ${created.accountId}. These keys are shown once:`,
     `  secret key (test mode):      ${created.keys.secretDev}`,
     `  publishable key (test mode): ${created.keys.publishableDev}`,
-    `  secret key (live mode):      ${created.keys.secretProd}`,
     `  publishable key (live mode): ${created.keys.publishableProd}`,
-    ...(path === undefined ? [] : [`Also written to ${path} (mode 0600).`]),
+    path === undefined
+      ? `  secret key (live mode):      ${created.keys.secretProd}`
+      : `  secret key (live mode):      not printed; read it from ${path}`,
+    ...(path === undefined ? [] : [`All four are in ${path} (mode 0600).`]),
     ""
   ].join("\n")
 

@@ -32,6 +32,7 @@ describe("levy arguments", () => {
       _tag: "Serve",
       port: 4000,
       host: undefined,
+      dev: true,
       store: embedded
     })
     expect(
@@ -40,6 +41,7 @@ describe("levy arguments", () => {
       _tag: "Serve",
       port: 8080,
       host: "127.0.0.1",
+      dev: false,
       store: { store: "postgres", dataDir: ".levy", databaseUrl: "postgres://x/y" }
     })
     // Flags win over the environment; an empty variable counts as unset.
@@ -52,8 +54,18 @@ describe("levy arguments", () => {
       _tag: "Serve",
       port: 0,
       host: "::1",
+      dev: true,
       store: { store: "memory", dataDir: "/tmp/d", databaseUrl: undefined }
     })
+  })
+
+  it("serve --dev: on by default except on PostgreSQL; --dev or LEVY_DEV decide", async () => {
+    const pg = { DATABASE_URL: "postgres://x/y" }
+    expect(await run(["serve"], pg)).toMatchObject({ dev: false })
+    expect(await run(["serve", "--dev"], pg)).toMatchObject({ dev: true })
+    expect(await run(["serve"], { ...pg, LEVY_DEV: "true" })).toMatchObject({ dev: true })
+    expect(await run(["serve"], { LEVY_DEV: "false" })).toMatchObject({ dev: false })
+    expect(await failure(["serve"], { LEVY_DEV: "yes" })).toBeInstanceOf(UsageError)
   })
 
   it("migrate, accounts create, keys roll", async () => {

@@ -7,7 +7,9 @@ import { Effect, Either } from "effect"
 import * as UrlGuard from "../src/webhookEndpoints/UrlGuard.js"
 
 const live = { livemode: true }
-const test = { livemode: false }
+/** Test mode on a server run for development (loopback allowed) and on one that is not. */
+const test = { livemode: false, allowLoopback: true }
+const testProduction = { livemode: false }
 
 /** A resolver that answers from a table and fails for anything else. */
 const fakeDns =
@@ -28,10 +30,10 @@ const DNS = fakeDns({
   localhost: ["127.0.0.1", "::1"]
 })
 
-const refusal = (url: string, options: { readonly livemode: boolean }) =>
+const refusal = (url: string, options: UrlGuard.Mode) =>
   Effect.runPromise(Effect.either(UrlGuard.check(url, { ...options, lookup: DNS })))
 
-const expectRefused = async (url: string, options: { readonly livemode: boolean }) => {
+const expectRefused = async (url: string, options: UrlGuard.Mode) => {
   const result = await refusal(url, options)
   expect(Either.isLeft(result), url).toBe(true)
   if (Either.isLeft(result)) {
@@ -120,7 +122,22 @@ describe("UrlGuard.check", () => {
     expect(Either.isLeft(real) && real.left).toMatchObject({ code: "url_invalid", param: "url" })
   })
 
-  it("test mode allows http and loopback, never private, link-local or metadata", async () => {
+  it("test mode on a server not run for development refuses loopback (no probing its own ports)", async () => {
+    // Issue 16 item 5: a test key made the server POST to its own loopback and read back
+    // status, error and timing.
+    for (const url of [
+      "http://localhost:5432/hook",
+      "http://127.0.0.1:6379/hook",
+      "http://[::1]:22/hook",
+      "http://[::ffff:127.0.0.1]:5432/hook",
+      "http://loop.example.com/hook"
+    ]) {
+      expect(await expectRefused(url, testProduction)).toContain("levy serve --dev")
+    }
+    await expectRefused("http://localhost:4242/hook", { livemode: false, allowLoopback: false })
+  })
+
+  it("test mode on a development server allows http and loopback, never private, link-local or metadata", async () => {
     for (const url of [
       "http://localhost:4242/hook",
       "http://127.0.0.1:4242/hook",

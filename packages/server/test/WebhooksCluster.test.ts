@@ -218,7 +218,9 @@ describe("levy serve killed with SIGKILL while deliveries are pending", () => {
         "--store",
         "postgres",
         "--data-dir",
-        dataDir
+        dataDir,
+        // The development account, and a receiver on this machine.
+        "--dev"
       ],
       {
         cwd: ROOT,

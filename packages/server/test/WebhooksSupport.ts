@@ -9,6 +9,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Ids, Storage } from "@levy/storage"
 import { type Context, Effect, Fiber, Layer } from "effect"
+import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import * as Dispatcher from "../src/webhooks/Dispatcher.js"
 import { type DispatcherConfig, defaults } from "../src/webhooks/DispatcherConfig.js"
 import { Wake } from "../src/webhooks/Wake.js"
@@ -105,7 +106,9 @@ export const runDispatcher = (
 ) => {
   const fiber = Effect.runFork(
     Dispatcher.run({ ...FAST, ...config }).pipe(
-      Effect.provide(Layer.merge(Wake.layer, Layer.succeedContext(context)))
+      Effect.provide(Layer.merge(Wake.layer, Layer.succeedContext(context))),
+      // The receivers run on this machine: a development server's setting.
+      Effect.provideService(LoopbackTargets, true)
     )
   )
   return { stop: () => Effect.runPromise(Fiber.interrupt(fiber)).then(() => undefined) }

@@ -10,6 +10,7 @@ import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.j
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
 import * as Server from "../src/Server.js"
+import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 
 export const SECRET = "sk_dev_service_secret0001"
 export const LIVE_SECRET = "sk_prod_service_secret0002"
@@ -40,6 +41,8 @@ export const start = async (
     readonly storage?: Layer.Layer<Storage.Repositories | Ids>
     /** Whether POST /v1/estimates takes the fast lane (default true, as in production). */
     readonly fastLane?: boolean
+    /** Whether test-mode webhooks may target loopback (default true: a development server). */
+    readonly loopbackTargets?: boolean
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
@@ -58,6 +61,7 @@ export const start = async (
       ComplianceRules.Live,
       PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, edge),
+      Layer.succeed(LoopbackTargets, options.loopbackTargets ?? true),
       options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
     ])
   )

@@ -44,6 +44,11 @@ export const serve = async (options: {
   readonly databaseUrl: string
   readonly dataDir: string
   readonly env?: Record<string, string>
+  /**
+   * Run for development (default true): the development account on the empty database, and
+   * webhooks to the harness's receivers on this machine. False: as in production.
+   */
+  readonly dev?: boolean
 }): Promise<Serving> => {
   const child = spawn(
     process.execPath,
@@ -58,7 +63,7 @@ export const serve = async (options: {
       "127.0.0.1",
       "--store",
       "postgres"
-    ].concat(["--data-dir", options.dataDir]),
+    ].concat(["--data-dir", options.dataDir], options.dev === false ? [] : ["--dev"]),
     {
       cwd: ROOT,
       env: {

@@ -1,7 +1,7 @@
 /**
  * The `levy` command line, declared with @effect/cli:
  *
- *   levy serve [--port N] [--host H] [--store memory|embedded|postgres] [--data-dir DIR]
+ *   levy serve [--port N] [--host H] [--dev] [--store memory|embedded|postgres] [--data-dir DIR]
  *   levy migrate [--store …] [--data-dir DIR]
  *   levy accounts create [--name NAME] [--json] [--store …] [--data-dir DIR]
  *   levy keys roll <kind> [--account ID] [--json] [--store …] [--data-dir DIR]
@@ -35,6 +35,12 @@ export type Command =
       readonly _tag: "Serve"
       readonly port: number
       readonly host: string | undefined
+      /**
+       * Run for development: create (and print) the development account on an empty store,
+       * and let test-mode webhooks target loopback. `--dev` or `LEVY_DEV=true`; by default on
+       * for the embedded and memory stores, off on PostgreSQL (`LEVY_DEV=false` turns it off).
+       */
+      readonly dev: boolean
       readonly store: Store.Options
     }
   | { readonly _tag: "Migrate"; readonly store: Store.Options }
@@ -148,6 +154,11 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
         Options.optional,
         Options.withDescription("address to bind (default: HOST, else all interfaces)")
       ),
+      dev: Options.boolean("dev").pipe(
+        Options.withDescription(
+          "run for development: a development account on an empty store, loopback webhook targets in test mode (default: LEVY_DEV, else on except with --store postgres)"
+        )
+      ),
       ...storeOptions
     },
     handle((flags) =>
@@ -155,11 +166,18 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
         const port = yield* resolvePort(flags.port)
         const host = Option.getOrUndefined(flags.host) ?? (yield* env("HOST"))
         const store = yield* resolveStore(flags)
-        return { _tag: "Serve", port, host, store } as const
+        const devEnv = yield* env("LEVY_DEV")
+        if (devEnv !== undefined && devEnv !== "true" && devEnv !== "false") {
+          return yield* new UsageError({ message: `LEVY_DEV must be true or false, not ${devEnv}` })
+        }
+        const dev = flags.dev || (devEnv ?? String(store.store !== "postgres")) === "true"
+        return { _tag: "Serve", port, host, dev, store } as const
       })
     )
   ).pipe(
-    CliCommand.withDescription("serve /v1 (creates the development account on an empty store)")
+    CliCommand.withDescription(
+      "serve /v1 (for development, creates the development account on an empty store)"
+    )
   )
 
   const migrate = CliCommand.make(

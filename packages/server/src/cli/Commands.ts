@@ -17,6 +17,7 @@ import * as FeeConfigChanges from "../feeConfigs/Changes.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as Server from "../Server.js"
+import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
@@ -25,15 +26,19 @@ import * as Timeouts from "./Timeouts.js"
 
 const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   const storage = Store.layer(command.store)
+  // Only a server run for development makes an account by itself (a production store gets
+  // its accounts from `levy accounts create`) and lets test-mode webhooks reach loopback.
   const devAccount = Layer.effectDiscard(
-    DevAccount.ensure(command.store.dataDir, DevAccount.fileFor(command.store.store)).pipe(
-      Effect.flatMap(
-        Option.match({
-          onNone: () => Effect.void,
-          onSome: ({ created, path }) => Console.log(DevAccount.format(created, path))
-        })
-      )
-    )
+    command.dev
+      ? DevAccount.ensure(command.store.dataDir, DevAccount.fileFor(command.store.store)).pipe(
+          Effect.flatMap(
+            Option.match({
+              onNone: () => Effect.void,
+              onSome: ({ created, path }) => Console.log(DevAccount.format(created, path))
+            })
+          )
+        )
+      : Effect.logInfo("not run for development (--dev): no development account is created")
   )
   const server = ApiServices.provide(
     Layer.unwrapEffect(
@@ -52,7 +57,11 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
       dispatcher: DispatcherLayer.layerFromEnv
     }
     // The whole store, so handlers can use every repository.
-  ).pipe(Layer.provideMerge(storage))
+  ).pipe(
+    // Loopback webhook targets for the handlers and the dispatcher: development only.
+    Layer.provide(Layer.succeed(LoopbackTargets, command.dev)),
+    Layer.provideMerge(storage)
+  )
   return Effect.gen(function* () {
     const http = yield* HttpServer.HttpServer
     const address = http.address

@@ -4,8 +4,8 @@
  * then): an absolute http(s) URL of at most 2048 characters; in live mode HTTPS only and
  * no address that reaches into our own network — loopback, private, link-local, CGNAT,
  * "this network", cloud metadata, or an IPv4-mapped IPv6 form of one of those. Test mode
- * allows plain http and loopback, so developers can receive events on their machine, but
- * nothing else internal. Every address a name resolves to must pass, so a DNS answer that
+ * allows plain http, and loopback when the server runs for development (`LoopbackTargets`),
+ * so developers can receive events on their machine, but nothing else internal. Every address a name resolves to must pass, so a DNS answer that
  * mixes a public and a private address is refused.
  */
 import { lookup as dnsLookup } from "node:dns/promises"
@@ -94,11 +94,21 @@ const refuse = (message: string) =>
 
 const typeOf = (a: Address) => (a.family === 6 ? "ipv6" : "ipv4")
 
+/** Where a target is checked: its mode, and whether loopback is allowed in test mode. */
+export interface Mode {
+  readonly livemode: boolean
+  /** Test mode only, on a server run for development (`LoopbackTargets`); default false. */
+  readonly allowLoopback?: boolean | undefined
+}
+
 /** Why `address` may not be a target in this mode, if it may not. */
-export const forbiddenReason = (a: Address, options: { readonly livemode: boolean }) => {
+export const forbiddenReason = (a: Address, options: Mode) => {
   for (const [list, reason] of FORBIDDEN) if (list.check(a.address, typeOf(a))) return reason
-  if (options.livemode && LOOPBACK.check(a.address, typeOf(a))) {
-    return "a loopback address (allowed in test mode only)"
+  if (LOOPBACK.check(a.address, typeOf(a))) {
+    if (options.livemode) return "a loopback address (allowed in test mode only)"
+    if (options.allowLoopback !== true) {
+      return "a loopback address (allowed only on a server run for development: levy serve --dev)"
+    }
   }
   return undefined
 }
@@ -153,7 +163,7 @@ const resolve = (host: string, lookup: Lookup) => {
  */
 export const check = (
   text: string,
-  options: { readonly livemode: boolean; readonly lookup?: Lookup | undefined }
+  options: Mode & { readonly lookup?: Lookup | undefined }
 ): Effect.Effect<ResolvedTarget, ApiError.InvalidRequestError> =>
   Effect.gen(function* () {
     const url = yield* parse(text, options.livemode)

@@ -20,6 +20,7 @@ import { tenantOf, unavailable } from "../feeConfigs/Config.js"
 import * as Idempotency from "../http/Idempotency.js"
 import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
+import { LoopbackTargets } from "./LoopbackTargets.js"
 import * as Secrets from "./Secrets.js"
 import * as UrlGuard from "./UrlGuard.js"
 import * as Wire from "./Wire.js"
@@ -50,6 +51,7 @@ export const WebhookEndpointsLive = HttpApiBuilder.group(
       const events = yield* EventRepository
       const transactions = yield* Transactions
       const ids = yield* Ids
+      const allowLoopback = yield* LoopbackTargets
 
       /**
        * Runs a write and stores `schema`'s encoding of its answer with it; the signing secret
@@ -84,7 +86,7 @@ export const WebhookEndpointsLive = HttpApiBuilder.group(
         .handle("create", ({ payload }) =>
           Effect.gen(function* () {
             const tenant = yield* currentTenant
-            yield* UrlGuard.check(payload.url, { livemode: tenant.livemode })
+            yield* UrlGuard.check(payload.url, { livemode: tenant.livemode, allowLoopback })
             const secret = Secrets.make(tenant.livemode)
             const created = {
               id: yield* ids.make("we"),
@@ -132,7 +134,7 @@ export const WebhookEndpointsLive = HttpApiBuilder.group(
           Effect.gen(function* () {
             const tenant = yield* currentTenant
             if (payload.url !== undefined) {
-              yield* UrlGuard.check(payload.url, { livemode: tenant.livemode })
+              yield* UrlGuard.check(payload.url, { livemode: tenant.livemode, allowLoopback })
             }
             return yield* writing(
               WebhookEndpoint.WebhookEndpoint,

@@ -14,6 +14,7 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Clock, Effect, Option, Random } from "effect"
+import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as UrlGuard from "../webhookEndpoints/UrlGuard.js"
 import type { DispatcherConfig } from "./DispatcherConfig.js"
 import * as Payload from "./Payload.js"
@@ -31,6 +32,7 @@ interface Target {
 
 export const make = Effect.gen(function* () {
   const endpoints = yield* WebhookEndpointRepository
+  const allowLoopback = yield* Effect.map(LoopbackTargets, (allowed): boolean => allowed)
   // Endpoints read in the last `endpointCacheMs`, so a burst of events to one endpoint costs
   // one read of it, not one per delivery. The price: a change (disable, delete, URL, roll)
   // reaches deliveries already queued up to that long after it is made.
@@ -91,7 +93,7 @@ export const make = Effect.gen(function* () {
       if (event === undefined) return outcome(null, "event no longer stored", "failed", startedMs)
 
       const guard = yield* Effect.either(
-        UrlGuard.check(endpoint.url, { livemode: d.livemode, lookup: config.lookup })
+        UrlGuard.check(endpoint.url, { livemode: d.livemode, allowLoopback, lookup: config.lookup })
       )
       if (guard._tag === "Left") {
         const nowMs = yield* Clock.currentTimeMillis

@@ -48,6 +48,23 @@ const agents = {
   }
 }
 
+/**
+ * Why a connection failed, in words that name no address, port or internal detail: the
+ * stored error is shown to the endpoint's owner, and a system message (`connect
+ * ECONNREFUSED 10.0.0.5:5432`) would map the server's network for them.
+ */
+const failureOf = (error: NodeJS.ErrnoException): string => {
+  const code = error.code ?? ""
+  if (code === "ECONNREFUSED") return "connection refused"
+  if (code === "ECONNRESET" || code === "EPIPE") return "connection reset"
+  if (code === "ETIMEDOUT") return "connection timed out"
+  if (["EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"].includes(code))
+    return "host unreachable"
+  if (code.startsWith("ERR_TLS") || code.includes("CERT") || code.startsWith("ERR_SSL"))
+    return "TLS handshake failed"
+  return "connection failed"
+}
+
 const post = (r: SendRequest): Effect.Effect<SendResult> =>
   Effect.async<SendResult>((resume) => {
     const secure = r.url.protocol === "https:"
@@ -84,7 +101,7 @@ const post = (r: SendRequest): Effect.Effect<SendResult> =>
       response.on("error", () => finish(answer))
       response.on("close", () => finish(answer))
     })
-    request.on("error", (error) => finish({ _tag: "NoResponse", error: error.message }))
+    request.on("error", (error) => finish({ _tag: "NoResponse", error: failureOf(error) }))
     request.end(r.body)
     // On timeout or interruption: drop the connection.
     return Effect.sync(() => request.destroy())
