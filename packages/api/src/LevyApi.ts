@@ -191,6 +191,7 @@ export class FeeConfigsGroup extends HttpApiGroup.make("feeConfigs")
       .setPayload(FeeConfigApprove)
       .addSuccess(FeeConfig)
       .addError(NotFoundErrorWire)
+      .addError(PayloadTooLargeErrorWire)
   )
   .add(
     write(
