@@ -99,12 +99,36 @@ describe("UrlGuard.check", () => {
     expect(await expectRefused("https://169.254.169.254/", live)).toContain("metadata")
   })
 
+  it("special-purpose, reserved, multicast, broadcast, NAT64 and 6to4 addresses are refused", async () => {
+    // Issue 16 item 10: each of these passed the guard.
+    for (const url of [
+      "https://[64:ff9b::a00:1]/x", // NAT64 of 10.0.0.1
+      "https://[64:ff9b::7f00:1]/x", // NAT64 of 127.0.0.1
+      "https://[2002:a00:1::1]/x", // 6to4 of 10.0.0.1
+      "https://[2002:7f00:1::1]/x",
+      "https://192.0.0.1/x",
+      "https://198.18.0.1/x",
+      "https://198.19.255.254/x",
+      "https://240.0.0.1/x",
+      "https://224.0.0.1/x",
+      "https://239.255.255.250/x",
+      "https://[ff02::1]/x",
+      "https://255.255.255.255/x"
+    ]) {
+      await expectRefused(url, live)
+      await expectRefused(url.replace("https:", "http:"), test)
+    }
+  })
+
   it("neighbours of the refused ranges are public", async () => {
     for (const url of [
       "https://172.32.0.1/x",
       "https://172.15.255.255/x",
       "https://100.128.0.1/x",
       "https://11.0.0.1/x",
+      "https://192.0.1.1/x",
+      "https://198.20.0.1/x",
+      "https://223.255.255.254/x",
       "https://[2001:db8::1]/x"
     ]) {
       expect(Either.isRight(await refusal(url, live)), url).toBe(true)

@@ -3,7 +3,8 @@
  * updated, and again by the dispatcher at delivery time (a name may resolve elsewhere by
  * then): an absolute http(s) URL of at most 2048 characters; in live mode HTTPS only and
  * no address that reaches into our own network — loopback, private, link-local, CGNAT,
- * "this network", cloud metadata, or an IPv4-mapped IPv6 form of one of those. Test mode
+ * "this network", cloud metadata, special-purpose and reserved IPv4, multicast, broadcast,
+ * NAT64 and 6to4 (which carry an IPv4 address), or an IPv4-mapped IPv6 form of one of those. Test mode
  * allows plain http, and loopback when the server runs for development (`LoopbackTargets`),
  * so developers can receive events on their machine, but nothing else internal. Every address a name resolves to must pass, so a DNS answer that
  * mixes a public and a private address is refused.
@@ -80,6 +81,32 @@ const FORBIDDEN: ReadonlyArray<readonly [BlockList, string]> = [
     "a link-local address"
   ],
   [subnets([["100.64.0.0", 10, "ipv4"]]), "a shared (CGNAT) address"],
+  // IPv6 forms that carry an IPv4 address a gateway reaches for us: any IPv4 (internal ones
+  // included) behind NAT64 or 6to4.
+  [
+    subnets([
+      ["64:ff9b::", 96, "ipv6"],
+      ["64:ff9b:1::", 48, "ipv6"],
+      ["2002::", 16, "ipv6"]
+    ]),
+    "an IPv6 address that translates to IPv4 (NAT64, 6to4)"
+  ],
+  [
+    subnets([
+      ["192.0.0.0", 24, "ipv4"],
+      ["198.18.0.0", 15, "ipv4"],
+      ["240.0.0.0", 4, "ipv4"]
+    ]),
+    "a special-purpose (IETF protocol, benchmarking or reserved) address"
+  ],
+  [
+    subnets([
+      ["224.0.0.0", 4, "ipv4"],
+      ["ff00::", 8, "ipv6"]
+    ]),
+    "a multicast address"
+  ],
+  [subnets([["255.255.255.255", 32, "ipv4"]]), "the broadcast address"],
   [
     subnets([
       ["0.0.0.0", 8, "ipv4"],
