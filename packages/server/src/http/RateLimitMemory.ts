@@ -9,19 +9,33 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { Duration, Effect, Layer } from "effect"
 
-interface Counter {
+export interface Counter {
   count: number
   expiresAt: number
 }
 
-/** The limiter; `now` is the clock (tests of this module may pass a fake one). */
-export const make = (now: () => number = Date.now) =>
+/** How often counters whose window has passed are forgotten. */
+export const SWEEP_EVERY_MS = 10_000
+
+/**
+ * The limiter; `now` is the clock and `counters` its table (tests of this module may pass a
+ * fake clock, and look at the table). A counter whose window has passed is the same as none,
+ * so every `SWEEP_EVERY_MS` those are dropped: memory follows the clients of the last window,
+ * not every address ever seen.
+ */
+export const make = (now: () => number = Date.now, counters = new Map<string, Counter>()) =>
   Effect.gen(function* () {
     const generic = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
-    const counters = new Map<string, Counter>()
+    let sweptAt = now()
+
+    const sweep = (t: number) => {
+      sweptAt = t
+      for (const [key, counter] of counters) if (counter.expiresAt <= t) counters.delete(key)
+    }
 
     const fixedWindow = (key: string, limit: number, window: Duration.Duration) => {
       const t = now()
+      if (t - sweptAt >= SWEEP_EVERY_MS) sweep(t)
       const windowMillis = Duration.toMillis(window)
       let counter = counters.get(key)
       if (counter === undefined || counter.expiresAt <= t) {
