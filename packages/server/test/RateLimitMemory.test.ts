@@ -80,25 +80,27 @@ describe("RateLimitMemory", () => {
     })
   )
 
-  it.effect("forgets clients whose window has passed: memory does not grow with every address", () =>
-    Effect.gen(function* () {
-      // Issue 16 item 9: a counter per address, kept forever.
-      let now = 0
-      const counters = new Map<string, RateLimitMemory.Counter>()
-      const fast = yield* RateLimitMemory.make(() => now, counters)
-      const consume = (key: string) =>
-        fast.consume({ key, limit: LIMIT, window: WINDOW, algorithm: "fixed-window" })
-      for (let i = 0; i < 1000; i++) yield* consume(`ip-${i}`)
-      expect(counters.size).toBe(1000)
-      // One window (and a sweep interval) later, a new client's request sweeps the idle ones.
-      now += Duration.toMillis(WINDOW) + RateLimitMemory.SWEEP_EVERY_MS
-      yield* consume("ip-new")
-      expect([...counters.keys()]).toStrictEqual(["ip-new"])
-      // A client still inside its window keeps its count.
-      yield* consume("ip-new")
-      now += RateLimitMemory.SWEEP_EVERY_MS
-      const r = yield* consume("ip-new")
-      expect(r.remaining).toBe(0)
-    })
+  it.effect(
+    "forgets clients whose window has passed: memory does not grow with every address",
+    () =>
+      Effect.gen(function* () {
+        // Issue 16 item 9: a counter per address, kept forever.
+        let now = 0
+        const counters = new Map<string, RateLimitMemory.Counter>()
+        const fast = yield* RateLimitMemory.make(() => now, counters)
+        const consume = (key: string) =>
+          fast.consume({ key, limit: LIMIT, window: WINDOW, algorithm: "fixed-window" })
+        for (let i = 0; i < 1000; i++) yield* consume(`ip-${i}`)
+        expect(counters.size).toBe(1000)
+        // One window (and a sweep interval) later, a new client's request sweeps the idle ones.
+        now += Duration.toMillis(WINDOW) + RateLimitMemory.SWEEP_EVERY_MS
+        yield* consume("ip-new")
+        expect([...counters.keys()]).toStrictEqual(["ip-new"])
+        // A client still inside its window keeps its count.
+        yield* consume("ip-new")
+        now += RateLimitMemory.SWEEP_EVERY_MS
+        const r = yield* consume("ip-new")
+        expect(r.remaining).toBe(0)
+      })
   )
 })

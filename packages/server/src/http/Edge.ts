@@ -34,6 +34,7 @@ import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import * as Favicon from "./Favicon.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import * as JsonDepth from "./JsonDepth.js"
+import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
@@ -252,9 +253,18 @@ export const EdgeLive = HttpApiBuilder.middleware(
             }
           }
 
+          const nulInUrl = NulText.checkUrl(request.url)
+          if (known && nulInUrl !== undefined) return yield* nulInUrl
           const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
-          const dispatched = (known && hasBody ? JsonDepth.check(request) : Effect.void).pipe(
+          const bodyChecks = Effect.zipRight(
+            JsonDepth.check(request),
+            Effect.flatMap(request.text, (text) => {
+              const nul = NulText.checkBody(text)
+              return nul === undefined ? Effect.void : Effect.fail(nul)
+            })
+          )
+          const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
             Effect.zipRight(app),
             Effect.locally(EdgeKey, withKey),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)

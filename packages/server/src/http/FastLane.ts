@@ -33,6 +33,7 @@ import * as Docs from "./Docs.js"
 import { bearerOf, failureOf, unreadableBody } from "./Edge.js"
 import { EdgeConfig } from "./EdgeConfig.js"
 import * as JsonDepth from "./JsonDepth.js"
+import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
 import { routesOf } from "./Routes.js"
@@ -171,7 +172,13 @@ export const make = Effect.gen(function* () {
             headers["levy-version"] = Headers.API_VERSION
             return JsonDepth.exceeds(text)
               ? Effect.fail(unreadableBody(new Error(JsonDepth.TOO_DEEP), options.maxBodyBytes))
-              : authorize(resolver, secret, Option.some({ secret, key }), target)
+              : Effect.zipRight(
+                  Effect.suspend(() => {
+                    const nul = NulText.checkUrl(target.url) ?? NulText.checkBody(text)
+                    return nul === undefined ? Effect.void : Effect.fail(nul)
+                  }),
+                  authorize(resolver, secret, Option.some({ secret, key }), target)
+                )
           })
         ),
         Effect.flatMap((current) =>
