@@ -131,9 +131,11 @@ describe("GET /dashboard", () => {
       expect(reply.body).toMatchObject({
         error: { type: "api_error", code: "dashboard_not_built" }
       })
-      expect((reply.body as { error: { message: string } }).error.message).toContain(
-        "The dashboard was not built"
-      )
+      const message = (reply.body as { error: { message: string } }).error.message
+      expect(message).toContain("The dashboard was not built")
+      // Issue 16 item 12: the message showed the server's absolute path to anyone.
+      expect(message).not.toContain("/nonexistent")
+      expect(message).not.toContain("index.html")
     }
   })
 })

@@ -3,6 +3,7 @@
  * contract, OpenAPI 3.1) and the Scalar page at `GET /docs`, without a key, cacheable, not
  * rate-limited; the edge's 404/405 handling unchanged around them.
  */
+import { createHash } from "node:crypto"
 import * as HttpApi from "@effect/platform/HttpApi"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { LevyApi } from "@levy/api"
@@ -150,6 +151,29 @@ describe("GET /docs", () => {
     const served = await call(server.url, "GET", "/v1/openapi.json", { key: null })
     expect(JSON.parse(embedded ?? "null")).toStrictEqual(served.body)
     expect(embedded).not.toContain("HttpApiDecodeError")
+  })
+})
+
+describe("GET /docs security headers", () => {
+  it("has a Content-Security-Policy that runs only the page's own scripts (it shares the dashboard's origin)", async () => {
+    // Issue 16 item 12: /docs was served without one, on the origin holding the signed-in key.
+    const reply = await call(server.url, "GET", "/docs", { key: null })
+    const csp = reply.headers.get("content-security-policy") ?? ""
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).not.toContain("'unsafe-eval'")
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? ""
+    expect(scriptSrc).not.toContain("unsafe-inline")
+    const inline = [...reply.text.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
+    expect(inline.length).toBeGreaterThanOrEqual(2)
+    for (const [, script] of inline) {
+      const hash = createHash("sha256")
+        .update(script ?? "")
+        .digest("base64")
+      expect(scriptSrc).toContain(`'sha256-${hash}'`)
+    }
+    expect(reply.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(reply.headers.get("referrer-policy")).toBe("no-referrer")
   })
 })
 

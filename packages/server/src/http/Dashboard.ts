@@ -95,10 +95,12 @@ const read = (dir: string): Built | undefined => {
   }
 }
 
-export const notBuilt = (dir: string) =>
+/** The 503 for a missing build: it names no path of the server's (anyone may ask for it). */
+export const notBuilt = () =>
   new ApiError.ServiceUnavailableError({
     code: "dashboard_not_built",
-    message: `The dashboard was not built (no ${join(dir, "index.html")}): run \`pnpm install\` or \`pnpm build\`, then restart the server.`
+    message:
+      "The dashboard was not built: run `pnpm install` or `pnpm build`, then restart the server."
   })
 
 const notFound = (pathname: string) =>
@@ -140,7 +142,15 @@ export const make = (dir: string | undefined) => {
   return (pathname: string, acceptEncoding?: string): Answer =>
     Effect.suspend((): Answer => {
       built ??= read(root)
-      if (built === undefined) return Effect.fail(notBuilt(root))
+      if (built === undefined) {
+        // Where it was looked for is for the operator's log, not the response.
+        return Effect.zipRight(
+          Effect.logWarning("dashboard not built").pipe(
+            Effect.annotateLogs({ missing: join(root, "index.html") })
+          ),
+          Effect.fail(notBuilt())
+        )
+      }
       const gzip = acceptsGzip(acceptEncoding)
       const rest = pathname.slice(PATH.length)
       if (rest === "" || rest === "/" || rest === "/index.html") {

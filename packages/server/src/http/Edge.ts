@@ -198,7 +198,11 @@ export const EdgeLive = HttpApiBuilder.middleware(
           // The documentation is public and static: no key, no rate limit, no version check.
           if (allowedMethods(Docs.routes, pathnameOf(request)).includes(request.method)) {
             headers["cache-control"] = Docs.CACHE_CONTROL
-            return yield* docs
+            const page = yield* docs
+            if (page.body._tag === "Uint8Array" && pathnameOf(request) === Docs.DOCS_PATH) {
+              Object.assign(headers, Docs.securityHeaders(page.body.body))
+            }
+            return page
           }
           // So is the dashboard's page: it calls /v1 with the key the user signs in with.
           const pathname = pathnameOf(request)
