@@ -43,11 +43,14 @@ export const start = async (
     readonly fastLane?: boolean
     /** Whether test-mode webhooks may target loopback (default true: a development server). */
     readonly loopbackTargets?: boolean
+    /** Proxies whose X-Forwarded-For is believed (default none). */
+    readonly trustedProxies?: ReadonlyArray<string>
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
     rateLimits: { ...defaults.rateLimits, ...options.edge },
     maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
+    trustedProxies: options.trustedProxies ?? [],
     ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir })
   }
   const layer = Server.layer({

@@ -24,9 +24,10 @@ import { ApiError, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
 import { Cause, Effect, Option } from "effect"
 import { authorize, EdgeKey, type Target } from "../AuthorizationLive.js"
-import { KeyResolver, type ResolvedKey } from "../KeyResolver.js"
+import { KeyResolver } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
+import * as ClientAddress from "./ClientAddress.js"
 import * as Cors from "./Cors.js"
 import * as Dashboard from "./Dashboard.js"
 import * as Docs from "./Docs.js"
@@ -38,6 +39,8 @@ import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
 import { allowedMethods, type Route, routesOf } from "./Routes.js"
+
+const ESTIMATES_PATH = "/v1/estimates"
 
 /** A fresh request id: `req_` + 24 hex digits. */
 export const newRequestId = (): string => RequestId.next()
@@ -160,6 +163,8 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
     const idempotent = yield* IdempotencyEdge.make()
+    const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
+    const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
 
     return (app) =>
       Effect.gen(function* () {
@@ -215,15 +220,16 @@ export const EdgeLive = HttpApiBuilder.middleware(
             return yield* dashboard(pathname, request.headers["accept-encoding"])
           }
           const secret = bearerOf(request.headers.authorization)
-          const key =
-            secret === undefined ? Option.none<ResolvedKey>() : yield* resolver.resolve(secret)
-          yield* RateLimit.consume(
-            limiter,
-            options.rateLimits,
-            key,
+          const address = ClientAddress.of(
             Option.getOrUndefined(request.remoteAddress),
-            headers
+            request.headers["x-forwarded-for"],
+            trusted
           )
+          const failOpen =
+            options.rateLimits.failOpenEstimates === true &&
+            request.method === "POST" &&
+            pathnameOf(request) === ESTIMATES_PATH
+          const key = yield* gate(secret, address, failOpen, headers)
           if (Cors.isPreflight(request)) {
             const allowed = allowedMethods(routes, pathnameOf(request))
             if (allowed.length > 0) return Cors.preflight(allowed)

@@ -9,7 +9,17 @@ export interface EdgeOptions {
     /** Requests without a valid key are limited per client address at this many per window. */
     readonly anonymous: number
     readonly window: Duration.Duration
+    /**
+     * While the limiter's store (Redis) is down: estimates go on unlimited when true; every
+     * other request, and estimates by default, fail closed with a 503.
+     */
+    readonly failOpenEstimates?: boolean | undefined
   }
+  /**
+   * Proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; from anyone
+   * else the header is ignored. Default none: the socket's address.
+   */
+  readonly trustedProxies?: ReadonlyArray<string> | undefined
   /** The largest request body accepted, bytes; larger is a 413. */
   readonly maxBodyBytes: number
   /** The dashboard's build (packages/dashboard/dist by default); tests point it elsewhere. */

@@ -1,10 +1,14 @@
 /**
  * The edge's limits from the environment, each optional (the defaults are production's):
  * `LEVY_RATE_LIMIT_TEST`, `LEVY_RATE_LIMIT_LIVE`, `LEVY_RATE_LIMIT_ANONYMOUS` (requests per
- * window), `LEVY_RATE_LIMIT_WINDOW_MS`, `LEVY_MAX_BODY_BYTES`. Operators size them; the
+ * window), `LEVY_RATE_LIMIT_WINDOW_MS`, `LEVY_MAX_BODY_BYTES`, `LEVY_RATE_LIMIT_FAIL_OPEN`
+ * (`estimates`: estimates go on while the limiter's store is down; default `none`),
+ * `LEVY_TRUSTED_PROXIES` (comma-separated addresses or CIDR ranges whose `X-Forwarded-For`
+ * is believed). Operators size them; the
  * reliability harness sets a small limit to prove it holds across processes.
  */
 import { Config, Duration, Effect, Layer, Option } from "effect"
+import * as ClientAddress from "./ClientAddress.js"
 import { defaults, EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 
 /** An optional positive integer setting `name` (absent → none; present but not > 0 → fails). */
@@ -22,6 +26,23 @@ export const fromEnv = Effect.gen(function* () {
   const anonymous = yield* positive("LEVY_RATE_LIMIT_ANONYMOUS")
   const windowMs = yield* positive("LEVY_RATE_LIMIT_WINDOW_MS")
   const maxBody = yield* positive("LEVY_MAX_BODY_BYTES")
+  const failOpen = yield* Config.literal(
+    "estimates",
+    "none"
+  )("LEVY_RATE_LIMIT_FAIL_OPEN").pipe(Config.withDefault("none"))
+  const proxies = yield* Config.string("LEVY_TRUSTED_PROXIES").pipe(
+    Config.withDefault(""),
+    Config.map((text) =>
+      text
+        .split(",")
+        .map((p) => p.trim())
+        .filter((p) => p !== "")
+    ),
+    Config.validate({
+      message: "must be comma-separated IP addresses or CIDR ranges",
+      validation: (entries) => entries.every(ClientAddress.isProxyEntry)
+    })
+  )
   const options: EdgeOptions = {
     rateLimits: {
       test: or(test, defaults.rateLimits.test),
@@ -30,8 +51,10 @@ export const fromEnv = Effect.gen(function* () {
       window: Option.match(windowMs, {
         onNone: () => defaults.rateLimits.window,
         onSome: (ms) => Duration.millis(ms)
-      })
+      }),
+      failOpenEstimates: failOpen === "estimates"
     },
+    trustedProxies: proxies,
     maxBodyBytes: or(maxBody, defaults.maxBodyBytes)
   }
   return options

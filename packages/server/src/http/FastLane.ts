@@ -28,6 +28,7 @@ import { authorize, type Target } from "../AuthorizationLive.js"
 import { EstimateHandler } from "../estimates/EstimatesLive.js"
 import { KeyResolver } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
+import * as ClientAddress from "./ClientAddress.js"
 import * as Cors from "./Cors.js"
 import * as Docs from "./Docs.js"
 import { bearerOf, failureOf, unreadableBody } from "./Edge.js"
@@ -140,6 +141,12 @@ export const make = Effect.gen(function* () {
   const options = yield* EdgeConfig
   const estimate = yield* EstimateHandler
   const run = Runtime.runCallback(yield* Effect.runtime<never>())
+  const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
+  const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
+  const forwardedFor = (request: IncomingMessage) => {
+    const header = request.headers["x-forwarded-for"]
+    return Array.isArray(header) ? header.join(",") : header
+  }
   const routes = [...routesOf(ServerApi), ...Docs.routes]
 
   /** JSON text as the router's body reading parses it (`""` is `null`). */
@@ -159,41 +166,39 @@ export const make = Effect.gen(function* () {
     text: string,
     headers: Record<string, string>
   ) =>
-    Effect.flatMap(resolver.resolve(secret), (key) =>
-      RateLimit.consume(
-        limiter,
-        options.rateLimits,
-        key,
-        request.socket.remoteAddress,
+    Effect.flatMap(
+      gate(
+        secret,
+        ClientAddress.of(request.socket.remoteAddress, forwardedFor(request), trusted),
+        options.rateLimits.failOpenEstimates === true,
         headers
-      ).pipe(
-        Effect.zipRight(
-          Effect.suspend(() => {
-            headers["levy-version"] = Headers.API_VERSION
-            return JsonDepth.exceeds(text)
-              ? Effect.fail(unreadableBody(new Error(JsonDepth.TOO_DEEP), options.maxBodyBytes))
-              : Effect.zipRight(
-                  Effect.suspend(() => {
-                    const nul = NulText.checkUrl(target.url) ?? NulText.checkBody(text)
-                    return nul === undefined ? Effect.void : Effect.fail(nul)
-                  }),
-                  authorize(resolver, secret, Option.some({ secret, key }), target)
-                )
-          })
-        ),
-        Effect.flatMap((current) =>
-          parse(text).pipe(
-            Effect.flatMap(decodePayload),
-            Effect.tap(() =>
-              decodeHeaders._tag === "Some" ? decodeHeaders.value(request.headers) : Either.void
-            ),
-            Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError),
-            Effect.flatMap((payload) => estimate(current, payload as never)),
-            Effect.flatMap(encodeSuccess),
-            Effect.map((body) => JSON.stringify(body))
+      ),
+      (key) =>
+        Effect.suspend(() => {
+          headers["levy-version"] = Headers.API_VERSION
+          return JsonDepth.exceeds(text)
+            ? Effect.fail(unreadableBody(new Error(JsonDepth.TOO_DEEP), options.maxBodyBytes))
+            : Effect.zipRight(
+                Effect.suspend(() => {
+                  const nul = NulText.checkUrl(target.url) ?? NulText.checkBody(text)
+                  return nul === undefined ? Effect.void : Effect.fail(nul)
+                }),
+                authorize(resolver, secret, Option.some({ secret, key }), target)
+              )
+        }).pipe(
+          Effect.flatMap((current) =>
+            parse(text).pipe(
+              Effect.flatMap(decodePayload),
+              Effect.tap(() =>
+                decodeHeaders._tag === "Some" ? decodeHeaders.value(request.headers) : Either.void
+              ),
+              Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError),
+              Effect.flatMap((payload) => estimate(current, payload as never)),
+              Effect.flatMap(encodeSuccess),
+              Effect.map((body) => JSON.stringify(body))
+            )
           )
         )
-      )
     )
 
   const write = (

@@ -23,9 +23,11 @@ export const SWEEP_EVERY_MS = 10_000
  * so every `SWEEP_EVERY_MS` those are dropped: memory follows the clients of the last window,
  * not every address ever seen.
  */
-export const make = (now: () => number = Date.now, counters = new Map<string, Counter>()) =>
+export const make = (now: () => number = Date.now, table?: Map<string, Counter>) =>
   Effect.gen(function* () {
     const generic = yield* RateLimiter.make.pipe(Effect.provide(RateLimiter.layerStoreMemory))
+    // A table per limiter built (the layer below is built once per server).
+    const counters = table ?? new Map<string, Counter>()
     let sweptAt = now()
 
     const sweep = (t: number) => {
