@@ -4,7 +4,15 @@
  * database dump alone reveals no secret and a ciphertext cannot be moved to another row.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync
+} from "node:fs"
 import { dirname } from "node:path"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { StorageError } from "./StorageError.js"
@@ -45,12 +53,25 @@ export const make = (key: Uint8Array): SecretBoxService => {
   }
 }
 
-/** Reads a base64 key from `path`, creating it (mode 0600) with a random key when missing. */
+/**
+ * Reads a base64 key from `path`, creating it (mode 0600) with a random key when missing.
+ * Created atomically: the key is written whole to a file of its own, then linked into place,
+ * which fails if another process got there first (its key is then read). No process ever
+ * reads a half-written key, and two starting at once end up with the same one.
+ */
 export const keyFromFile = (path: string): Uint8Array => {
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 })
-    chmodSync(path, 0o600)
+    const draft = `${path}.${process.pid}.${randomBytes(6).toString("hex")}`
+    writeFileSync(draft, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 })
+    chmodSync(draft, 0o600)
+    try {
+      linkSync(draft, path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+    } finally {
+      unlinkSync(draft)
+    }
   }
   return Buffer.from(readFileSync(path, "utf8").trim(), "base64")
 }

@@ -39,7 +39,7 @@ export type Repositories =
 /** The repositories over a SQL client (PostgreSQL or embedded). */
 export const layerSqlRepositories: Layer.Layer<
   Repositories,
-  never,
+  StorageError,
   PgClient.PgClient | SqlClient.SqlClient | Ids | SecretBox
 > = Layer.mergeAll(
   AccountRepository.layerSql,

@@ -8,9 +8,9 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
 import * as MemoryStore from "./MemoryStore.js"
 import type * as Page from "./Page.js"
-import { SecretBox } from "./SecretBox.js"
+import { SecretBox, type SecretBoxService } from "./SecretBox.js"
 import * as SqlSupport from "./SqlSupport.js"
-import { DuplicateRecord, RecordNotFound, type StorageError } from "./StorageError.js"
+import { DuplicateRecord, RecordNotFound, StorageError } from "./StorageError.js"
 import type { Tenant } from "./Tenant.js"
 
 /** An endpoint as returned: without its secret. */
@@ -143,10 +143,34 @@ const fromRow = (r: Row): WebhookEndpoint => ({
 
 const strip = ({ secret: _, ...endpoint }: NewWebhookEndpoint): WebhookEndpoint => endpoint
 
+/** Why a process must not start with a key that cannot open the secrets stored here. */
+export const WRONG_KEY =
+  "The secret key cannot open the webhook signing secrets stored in this database: another process sealed them with a different key. " +
+  "Set LEVY_SECRET_KEY (base64, 32 bytes) to the key those processes use, the same on every host (without it each host makes its own secret.key)."
+
+/**
+ * Opens one stored secret with `box`: a process whose key cannot would fail every delivery
+ * and every roll of the secrets others sealed, so it refuses to start instead, saying why.
+ */
+const checkKey = (sql: PgClient.PgClient, box: SecretBoxService) =>
+  sql<Pick<Row, "account_id" | "id" | "secret_ciphertext">>`SELECT account_id, id, secret_ciphertext
+    FROM webhook_endpoints LIMIT 1`.pipe(
+    SqlSupport.orStorageError,
+    Effect.flatMap((rows): Effect.Effect<void, StorageError> => {
+      const row = rows[0]
+      if (row === undefined) return Effect.void
+      return box.open(row.secret_ciphertext, sealContext(row.account_id, row.id)).pipe(
+        Effect.mapError((cause) => new StorageError({ message: WRONG_KEY, cause })),
+        Effect.asVoid
+      )
+    })
+  )
+
 /** The SQL implementation. */
 export const makeSql = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const box = yield* SecretBox
+  yield* checkKey(sql, box)
   const one = (id: string) => (rows: ReadonlyArray<Row>) =>
     rows[0]
       ? Effect.succeed(rows[0])
