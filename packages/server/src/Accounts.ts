@@ -147,3 +147,57 @@ export const createSecretKey = (accountId: string, mode: "test" | "live", name: 
     const result: CreatedKey = { accountId, keyId, mode, name, secret }
     return result
   }).pipe(Effect.withSpan("Accounts.createSecretKey"))
+
+/** A key as listed: never the key itself. */
+export interface ListedKey {
+  readonly id: string
+  readonly kind: "secret" | "publishable"
+  readonly mode: "test" | "live"
+  readonly name: string | null
+  readonly last4: string
+  readonly created: number
+  readonly lastUsed: number | null
+  readonly revoked: boolean
+}
+
+/** Every key of the account, both modes, newest first. Fails with `RecordNotFound` for an unknown account. */
+export const listKeys = (accountId: string) =>
+  Effect.gen(function* () {
+    const accounts = yield* AccountRepository
+    yield* accounts.getAccount(accountId)
+    const out: Array<ListedKey> = []
+    for (const livemode of [false, true]) {
+      let startingAfter: string | undefined
+      for (;;) {
+        const page = yield* accounts.listKeys(
+          { accountId, livemode },
+          { limit: 100, ...(startingAfter === undefined ? {} : { startingAfter }) }
+        )
+        for (const k of page.data) {
+          out.push({
+            id: k.id,
+            kind: k.kind,
+            mode: k.livemode ? "live" : "test",
+            name: k.name,
+            last4: k.last4,
+            created: k.created,
+            lastUsed: k.lastUsed,
+            revoked: k.revoked
+          })
+        }
+        const last = page.data.at(-1)
+        if (!page.hasMore || last === undefined) break
+        startingAfter = last.id
+      }
+    }
+    return out
+  })
+
+/**
+ * Revokes one key of the account: from its next request it is refused (401). Fails with
+ * `RecordNotFound` for an unknown account or a key of another account.
+ */
+export const revokeKey = (accountId: string, keyId: string) =>
+  Effect.flatMap(AccountRepository, (accounts) =>
+    Effect.zipRight(accounts.getAccount(accountId), accounts.revokeKey(accountId, keyId))
+  )

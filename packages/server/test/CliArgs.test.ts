@@ -132,6 +132,21 @@ describe("levy arguments", () => {
     })
   })
 
+  it("keys list and keys revoke", async () => {
+    expect(await run(["keys", "list", "--json", "--account", "acct_1"])).toEqual({
+      _tag: "KeysList",
+      account: "acct_1",
+      json: true,
+      store: embedded
+    })
+    expect(await run(["keys", "revoke", "key_abc"])).toEqual({
+      _tag: "KeysRevoke",
+      keyId: "key_abc",
+      account: undefined,
+      store: embedded
+    })
+  })
+
   it("fee-configs approve and cancel", async () => {
     expect(await run(["fee-configs", "approve", "fcc_1"])).toEqual({
       _tag: "FeeConfigsResolve",
@@ -202,6 +217,8 @@ describe("levy arguments", () => {
       ["keys", "roll"],
       ["keys", "create", "--mode", "prod"],
       ["fee-configs", "approve", "--json"],
+      ["keys", "revoke"],
+      ["keys", "revoke", "sk_dev_service_abc"],
       ["fee-configs", "apply"],
       ["accounts", "delete"],
       ["listen"],

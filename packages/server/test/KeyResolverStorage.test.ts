@@ -133,3 +133,41 @@ describe("Accounts.rollKey", () => {
     }).pipe(Effect.provide(env))
   )
 })
+
+describe("Accounts.listKeys and revokeKey (levy keys list|revoke)", () => {
+  it.effect("a named key can be revoked: it is refused from its next request", () =>
+    Effect.gen(function* () {
+      // Issue 16 item 7: keys made by `levy keys create` could never be revoked.
+      const created = yield* Accounts.create("Revoking")
+      const named = yield* Accounts.createSecretKey(created.accountId, "live", "approver")
+      const resolver = yield* KeyResolver
+      expect(Option.isSome(yield* resolver.resolve(named.secret))).toBe(true)
+
+      const listed = yield* Accounts.listKeys(created.accountId)
+      expect(listed).toHaveLength(5)
+      expect(listed.find((k) => k.id === named.keyId)).toMatchObject({
+        kind: "secret",
+        mode: "live",
+        name: "approver",
+        last4: named.secret.slice(-4),
+        revoked: false
+      })
+      expect(JSON.stringify(listed)).not.toContain(named.secret)
+
+      const revoked = yield* Accounts.revokeKey(created.accountId, named.keyId)
+      expect(revoked.revoked).toBe(true)
+      expect(yield* resolver.resolve(named.secret)).toEqual(Option.none())
+      expect(
+        (yield* Accounts.listKeys(created.accountId)).find((k) => k.id === named.keyId)
+      ).toMatchObject({ revoked: true })
+      // The account's other keys still work.
+      expect(Option.isSome(yield* resolver.resolve(created.keys.secretProd))).toBe(true)
+      // Another account's key cannot be revoked through this one.
+      const other = yield* Accounts.create("Other")
+      const otherKeys = yield* Accounts.listKeys(other.accountId)
+      const refused = yield* Effect.either(Accounts.revokeKey(created.accountId, otherKeys[0]!.id))
+      expect(refused._tag).toBe("Left")
+      expect(Option.isSome(yield* resolver.resolve(other.keys.secretDev))).toBe(true)
+    }).pipe(Effect.provide(env))
+  )
+})

@@ -6,6 +6,8 @@
  *   levy accounts create [--name NAME] [--json] [--store …] [--data-dir DIR]
  *   levy keys roll <kind> [--account ID] [--json] [--store …] [--data-dir DIR]
  *   levy keys create [--mode test|live] [--name N] [--account ID] [--json] [--store …] [--data-dir DIR]
+ *   levy keys list [--account ID] [--json] [--store …] [--data-dir DIR]
+ *   levy keys revoke <key_id> [--account ID] [--store …] [--data-dir DIR]
  *   levy fee-configs approve <fcc_id> [--account ID] [--store …] [--data-dir DIR]
  *   levy fee-configs cancel [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
@@ -63,6 +65,18 @@ export type Command =
       readonly name: string
       readonly account: string | undefined
       readonly json: boolean
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "KeysList"
+      readonly account: string | undefined
+      readonly json: boolean
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "KeysRevoke"
+      readonly keyId: string
+      readonly account: string | undefined
       readonly store: Store.Options
     }
   | {
@@ -229,6 +243,51 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     )
   ).pipe(CliCommand.withDescription("a new key of <kind>, revoking the previous ones"))
 
+  const keysList = CliCommand.make(
+    "list",
+    { account, json, ...storeOptions },
+    handle((flags) =>
+      Effect.map(
+        resolveStore(flags),
+        (store) =>
+          ({
+            _tag: "KeysList",
+            account: Option.getOrUndefined(flags.account),
+            json: flags.json,
+            store
+          }) as const
+      )
+    )
+  ).pipe(
+    CliCommand.withDescription(
+      "the account's keys (ids, kinds, modes, names, last use; never the keys)"
+    )
+  )
+
+  const keysRevoke = CliCommand.make(
+    "revoke",
+    {
+      keyId: CliArgs.text({ name: "key_id" }).pipe(
+        CliArgs.withSchema(Schema.String.pipe(Schema.pattern(/^key_\w+$/))),
+        CliArgs.withDescription("the key's id (key_…), as `levy keys list` shows it")
+      ),
+      account,
+      ...storeOptions
+    },
+    handle((flags) =>
+      Effect.map(
+        resolveStore(flags),
+        (store) =>
+          ({
+            _tag: "KeysRevoke",
+            keyId: flags.keyId,
+            account: Option.getOrUndefined(flags.account),
+            store
+          }) as const
+      )
+    )
+  ).pipe(CliCommand.withDescription("revoke a key at once (any kind, including named keys)"))
+
   const keysCreate = CliCommand.make(
     "create",
     {
@@ -354,7 +413,9 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       serve,
       migrate,
       CliCommand.make("accounts").pipe(CliCommand.withSubcommands([accountsCreate])),
-      CliCommand.make("keys").pipe(CliCommand.withSubcommands([keysRoll, keysCreate])),
+      CliCommand.make("keys").pipe(
+        CliCommand.withSubcommands([keysRoll, keysCreate, keysList, keysRevoke])
+      ),
       CliCommand.make("fee-configs").pipe(
         CliCommand.withSubcommands([feeConfigs("approve"), feeConfigs("cancel")])
       ),

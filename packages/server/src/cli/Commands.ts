@@ -134,6 +134,43 @@ const keysCreate = (command: Extract<Command, { _tag: "KeysCreate" }>) =>
     )
   }).pipe(Effect.provide(Store.layer(command.store)))
 
+const keysList = (command: Extract<Command, { _tag: "KeysList" }>) =>
+  Effect.gen(function* () {
+    const { accountId } = yield* accountOf(command)
+    const keys = yield* Accounts.listKeys(accountId).pipe(
+      Effect.catchTag("RecordNotFound", noAccount(accountId))
+    )
+    const when = (t: number | null) => (t === null ? "never" : new Date(t * 1000).toISOString())
+    yield* Console.log(
+      command.json
+        ? JSON.stringify(keys, null, 2)
+        : [
+            `Keys of ${accountId}:`,
+            ...keys.map(
+              (k) =>
+                `  ${k.id}  ${k.mode} ${k.kind}  ${k.name ?? "-"}  …${k.last4}  created ${when(k.created)}  last used ${when(k.lastUsed)}${k.revoked ? "  REVOKED" : ""}`
+            )
+          ].join("\n")
+    )
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
+const keysRevoke = (command: Extract<Command, { _tag: "KeysRevoke" }>) =>
+  Effect.gen(function* () {
+    const { accountId } = yield* accountOf(command)
+    const revoked = yield* Accounts.revokeKey(accountId, command.keyId).pipe(
+      Effect.catchTag("RecordNotFound", () =>
+        Effect.fail(
+          new UsageError({
+            message: `no key ${command.keyId} on account ${accountId} (see levy keys list)`
+          })
+        )
+      )
+    )
+    yield* Console.log(
+      `Revoked ${revoked.id} (${revoked.livemode ? "live" : "test"} ${revoked.kind}${revoked.name === null ? "" : ` "${revoked.name}"`}, …${revoked.last4}) of ${accountId}: it is refused from its next request.`
+    )
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
 /** The pending change of the account's live mode, approved or cancelled by the owner ("cli"). */
 const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve" }>) =>
   Effect.gen(function* () {
@@ -178,6 +215,10 @@ export const run = (command: Command) => {
       return keysRoll(command)
     case "KeysCreate":
       return keysCreate(command)
+    case "KeysList":
+      return keysList(command)
+    case "KeysRevoke":
+      return keysRevoke(command)
     case "FeeConfigsResolve":
       return feeConfigsResolve(command)
     case "Listen":
