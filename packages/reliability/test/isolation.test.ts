@@ -3,7 +3,10 @@
  * tried with another account's ids and with the other mode's key answers 404 (and lists show
  * nothing of the other account); publishable keys on secret endpoints get 403; no API key
  * or webhook secret is in the database in plain text (every text column of every table
- * scanned); webhook targets inside our own network are refused.
+ * scanned, stored idempotent responses included) nor in the server's output; webhook targets
+ * inside our own network are refused (loopback too: the server is not run for development);
+ * a publishable key replaying a secret key's Idempotency-Key gets 403; one live key cannot
+ * apply a gross_up raise nor approve it; text with NUL is a 400.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -15,9 +18,11 @@ import { count, type Database, throwaway } from "./support/Database.js"
 import { endpoints, fill } from "./support/Endpoints.js"
 import { record } from "./support/Figures.js"
 import { type Outcome, send } from "./support/Http.js"
-import { type DevKeys, devKeys, type Serving, serve } from "./support/Serve.js"
+import { type DevKeys, type Serving, serve } from "./support/Serve.js"
 
 const ROOT = resolve(import.meta.dirname, "../../..")
+/** A public address (TEST-NET-3): a target any mode accepts. */
+const ENDPOINT_URL = "http://203.0.113.10/hooks"
 
 let db: Database
 let server: Serving
@@ -43,11 +48,8 @@ const ok = async (...args: Parameters<typeof send>) => {
 }
 const statusOf = (o: Outcome) => (o.kind === "answer" ? o.status : -1)
 
-beforeAll(async () => {
-  db = await throwaway("levy_rel_isolation")
-  server = await serve({ databaseUrl: db.url, dataDir })
-  a = devKeys(dataDir)
-  // Another account on the same store, made by the CLI.
+/** An account made by `levy accounts create --json` on the scenario's database. */
+const createAccount = (): DevKeys => {
   const out = execFileSync(
     process.execPath,
     [
@@ -59,10 +61,20 @@ beforeAll(async () => {
       "--json",
       "--store",
       "postgres"
-    ].concat(["--data-dir", mkdtempSync(join(tmpdir(), "levy-isolation-b-"))]),
+    ].concat(["--data-dir", mkdtempSync(join(tmpdir(), "levy-isolation-acct-"))]),
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url }, encoding: "utf8" }
   )
-  b = JSON.parse(out.slice(out.indexOf("{"))) as DevKeys
+  return JSON.parse(out.slice(out.indexOf("{"))) as DevKeys
+}
+
+beforeAll(async () => {
+  db = await throwaway("levy_rel_isolation")
+  // As in production: PostgreSQL, not run for development (no account made and printed by
+  // the server, no loopback webhook targets).
+  server = await serve({ databaseUrl: db.url, dataDir, dev: false })
+  a = createAccount()
+  // Another account on the same store.
+  b = createAccount()
   secrets.push(...Object.values(a.keys), ...Object.values(b.keys))
 
   // Account A's objects in test mode, one of each kind an id path names.
@@ -80,9 +92,11 @@ beforeAll(async () => {
     await ok(server.url, "POST", "/v1/refunds", { key, body: { charge: charge.id, amount: 1000 } })
   ).id
   ids.disputes = (await ok(server.url, "GET", "/v1/disputes", { key })).data![0]!.id
+  // With an Idempotency-Key: its stored response (which holds the signing secret) is scanned too.
   const endpoint = await ok(server.url, "POST", "/v1/webhook-endpoints", {
     key,
-    body: { url: "http://127.0.0.1:9/hooks", enabledEvents: ["*"] }
+    body: { url: ENDPOINT_URL, enabledEvents: ["*"] },
+    headers: { "idempotency-key": "isolation-endpoint" }
   })
   ids["webhook-endpoints"] = endpoint.id
   secrets.push(endpoint.secret!)
@@ -193,10 +207,26 @@ it("webhook targets inside our own network are refused (and nothing is stored)",
     "https://[fd00::1]/hooks",
     "https://2130706433/hooks"
   ]
+  // NAT64 and 6to4 forms of internal IPv4, special-purpose, reserved, multicast, broadcast.
+  const special = [
+    "https://[64:ff9b::a00:1]/hooks",
+    "https://[2002:7f00:1::1]/hooks",
+    "https://192.0.0.8/hooks",
+    "https://198.18.0.1/hooks",
+    "https://240.0.0.1/hooks",
+    "https://224.0.0.1/hooks",
+    "https://255.255.255.255/hooks"
+  ]
+  live.push(...special)
   const test = [
     "http://169.254.169.254/latest/meta-data",
     "http://10.0.0.1/hooks",
-    "http://[fe80::1]/hooks"
+    "http://[fe80::1]/hooks",
+    // A server not run for development: a test key may not make it probe its own ports.
+    "http://127.0.0.1:5432/hooks",
+    "http://localhost:6379/hooks",
+    "http://[::1]:22/hooks",
+    ...special.map((u) => u.replace("https:", "http:"))
   ]
   const refused = async (key: string, url: string) => {
     const reply = await call(server.url, "POST", "/v1/webhook-endpoints", {
@@ -209,17 +239,64 @@ it("webhook targets inside our own network are refused (and nothing is stored)",
   for (const url of live) expect(await refused(a.keys.secretProd, url), url).toBe(true)
   for (const url of test) expect(await refused(a.keys.secretDev, url), url).toBe(true)
   expect(await count(db, "SELECT id FROM webhook_endpoints")).toBe(before)
+})
+
+it("a publishable key replaying a secret key's Idempotency-Key and body gets a 403, not the stored response", async () => {
+  const reply = await call(server.url, "POST", "/v1/webhook-endpoints", {
+    key: a.keys.publishableDev,
+    body: { url: ENDPOINT_URL, enabledEvents: ["*"] },
+    headers: { "idempotency-key": "isolation-endpoint" }
+  })
+  tried++
+  expect(statusOf(reply)).toBe(403)
+  expect(JSON.stringify(reply)).not.toContain("whsec_")
+})
+
+it("one live key cannot apply a fee raise that is not a rate change (gross_up): it waits for a second key", async () => {
+  const reply = await call(server.url, "POST", "/v1/fee-configs", {
+    key: a.keys.secretProd,
+    body: { model: "gross_up" }
+  })
+  tried++
+  expect(statusOf(reply)).toBe(200)
+  expect(reply.kind === "answer" && reply.body).toMatchObject({ updated: false, model: "add_on" })
+  const held = reply.kind === "answer" ? (reply.body as { pendingChange?: { id: string } }) : {}
+  const self = await call(server.url, "POST", "/v1/fee-configs/pending/approve", {
+    key: a.keys.secretProd,
+    body: { id: held.pendingChange?.id }
+  })
+  tried++
+  expect(statusOf(self)).toBe(403)
+})
+
+it("text with NUL is a 400 naming the field, never a 503 from PostgreSQL", async () => {
+  const reply = await call(server.url, "POST", "/v1/charges", {
+    key: a.keys.secretDev,
+    body: { amount: 1000, currency: "usd", metadata: { note: "a\u0000b" } }
+  })
+  tried++
+  expect(statusOf(reply)).toBe(400)
+  expect(reply.kind === "answer" && reply.body).toMatchObject({ error: { param: "metadata.note" } })
+})
+
+it("no secret key is in the server's output; /docs has a Content-Security-Policy", async () => {
+  const output = server.output()
+  expect(output).not.toMatch(/sk_(dev|prod)_service_[0-9A-Za-z]{32}/)
+  for (const secret of secrets) expect(output).not.toContain(secret)
+  const docs = await fetch(`${server.url}/docs`)
+  await docs.text()
+  expect(docs.headers.get("content-security-policy")).toContain("default-src 'none'")
   expect(serverErrors).toBe(0)
   record({
     scenario: "5. isolation and secrets",
     requestsSent: sent,
-    faultsInjected: `${tried} cross-account / cross-mode / publishable / SSRF attempts`,
+    faultsInjected: `${tried} cross-account / cross-mode / publishable / SSRF / replay / fee-raise / NUL attempts`,
     acknowledgedWrites: 4,
     writesFound: 4,
     duplicates: 0,
     serverErrors,
     undeliveredEvents: 0,
     notes:
-      "every cross-account and cross-mode id → 404; publishable on secret endpoints → 403; 9 secrets, 0 found in plain text"
+      "every cross-account and cross-mode id → 404; publishable on secret endpoints and on a secret key's Idempotency-Key → 403; gross_up by one live key held, self-approval 403; NUL → 400; 9 secrets, 0 found in plain text or in the server's output"
   })
 })
