@@ -18,6 +18,7 @@ import {
   RateLimitErrorWire,
   ServiceUnavailableErrorWire
 } from "./ApiError.js"
+import { ApiKey } from "./ApiKey.js"
 import { Authorization, PublishableKeyAllowed } from "./Authorization.js"
 import { Charge } from "./Charge.js"
 import { ChargeCreate } from "./ChargeCreate.js"
@@ -322,6 +323,25 @@ export class WebhookEndpointsGroup extends HttpApiGroup.make("webhookEndpoints")
       .addError(NotFoundErrorWire)
   ) {}
 
+/** The account's API keys in the key's mode: listed and revoked (never shown). */
+export class KeysGroup extends HttpApiGroup.make("keys")
+  .add(
+    read("list", "/v1/keys", "List the API keys of this account and mode, newest first")
+      .setUrlParams(ListParams)
+      .addSuccess(List(ApiKey, "ApiKeyList"))
+  )
+  .add(
+    write(
+      "revoke",
+      "/v1/keys/:id/revoke",
+      "Revoke an API key",
+      "From its next request the key is refused (401). A key of another account or mode is a 404; the key making the request cannot revoke itself (400)."
+    )
+      .setPath(IdPath)
+      .addSuccess(ApiKey)
+      .addError(NotFoundErrorWire)
+  ) {}
+
 /** The Levy `/v1` API. */
 export class LevyApi extends HttpApi.make("levy")
   .add(EstimatesGroup)
@@ -332,6 +352,7 @@ export class LevyApi extends HttpApi.make("levy")
   .add(RegionsGroup)
   .add(EventsGroup)
   .add(WebhookEndpointsGroup)
+  .add(KeysGroup)
   .addError(RateLimitErrorWire)
   .addError(ApiErrorWire)
   .addError(ServiceUnavailableErrorWire)

@@ -1,6 +1,7 @@
 /** @levy/api: the `/v1` contract shared by the server and the client. */
 
 export * as ApiError from "./ApiError.js"
+export * as ApiKey from "./ApiKey.js"
 export * as Authorization from "./Authorization.js"
 export * as Charge from "./Charge.js"
 export * as ChargeCreate from "./ChargeCreate.js"

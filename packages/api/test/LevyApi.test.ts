@@ -58,7 +58,9 @@ const expected = [
   "POST /v1/webhook-endpoints/{id}",
   "DELETE /v1/webhook-endpoints/{id}",
   "POST /v1/webhook-endpoints/{id}/roll-secret",
-  "GET /v1/webhook-endpoints/{id}/deliveries"
+  "GET /v1/webhook-endpoints/{id}/deliveries",
+  "GET /v1/keys",
+  "POST /v1/keys/{id}/revoke"
 ]
 
 const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>

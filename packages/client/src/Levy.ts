@@ -8,6 +8,7 @@
  * retries) and rejects with a `LevyError` subclass. Types come from the API's schemas.
  */
 import type {
+  ApiKey,
   Charge,
   ChargeCreate,
   CheckComplianceRequest,
@@ -225,6 +226,18 @@ const webhookEndpoints = (client: Client) => {
   }
 }
 
+const keys = (client: Client) => {
+  const list = (query: ListParams.ListParams) => run(client.keys.list({ urlParams: query }))
+  return {
+    /** `GET /v1/keys`: the account's keys in this key's mode (never the keys themselves). */
+    list: (query: ListQuery<ListParams.ListParams> = {}): PagePromise<ApiKey.ApiKey> =>
+      paginate(list, byId, withLimit(query)),
+    /** `POST /v1/keys/{id}/revoke`: refused from its next request. */
+    revoke: (id: string, options?: RequestOptions): Promise<ApiKey.ApiKey> =>
+      run(client.keys.revoke({ path: { id }, headers: headersOf(options) }))
+  }
+}
+
 /** The Levy API for Promise code. */
 export class Levy {
   readonly estimates: ReturnType<typeof estimates>
@@ -235,6 +248,7 @@ export class Levy {
   readonly regions: ReturnType<typeof regions>
   readonly events: ReturnType<typeof events>
   readonly webhookEndpoints: ReturnType<typeof webhookEndpoints>
+  readonly keys: ReturnType<typeof keys>
 
   constructor(apiKey: string, options: Options = {}) {
     const client = makeFetch(apiKey, options)
@@ -246,5 +260,6 @@ export class Levy {
     this.regions = regions(client)
     this.events = events(client)
     this.webhookEndpoints = webhookEndpoints(client)
+    this.keys = keys(client)
   }
 }

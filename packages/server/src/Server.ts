@@ -20,6 +20,7 @@ import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import { EdgeLive } from "./http/Edge.js"
 import * as FastLane from "./http/FastLane.js"
 import * as NodeServer from "./http/NodeServer.js"
+import { KeysLive } from "./keys/KeysLive.js"
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { ServerApi } from "./ServerApi.js"
@@ -40,6 +41,7 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
     RegionsLive,
     EventsLive,
     WebhookEndpointsLive,
+    KeysLive,
     AuthorizationLive,
     EdgeLive
   ]),

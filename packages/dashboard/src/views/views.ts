@@ -4,6 +4,7 @@ import { charges } from "./charges.js"
 import { compliance } from "./compliance.js"
 import { events } from "./events.js"
 import { fees } from "./fees.js"
+import { keys } from "./keys.js"
 import { webhooks } from "./webhooks.js"
 
 export interface View {
@@ -22,5 +23,6 @@ export const views: ReadonlyArray<View> = [
   { path: "webhooks", title: "Webhooks", render: webhooks },
   { path: "fees", title: "Fee configuration", render: fees },
   { path: "compliance", title: "Compliance", render: compliance },
-  { path: "events", title: "Events", render: events }
+  { path: "events", title: "Events", render: events },
+  { path: "keys", title: "API keys", render: keys }
 ]
