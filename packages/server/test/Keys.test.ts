@@ -4,8 +4,10 @@
  * is refused from its next request; no key of another mode or account can be revoked, and a
  * key cannot revoke itself; publishable keys may do neither.
  */
+import { existsSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Layer, ManagedRuntime } from "effect"
+import { chromium } from "playwright-core"
 import * as Accounts from "../src/Accounts.js"
 import * as KeyResolverStorage from "../src/KeyResolverStorage.js"
 import { call, memoryStore, type Running, start } from "./support.js"
@@ -117,4 +119,35 @@ describe("/v1/keys", () => {
       401
     )
   })
+
+  it.runIf(existsSync("/usr/bin/chromium") || process.env.CI === "true")(
+    "the dashboard's API keys page revokes a key (headless Chromium)",
+    async () => {
+      const extra = await runtime.runPromise(
+        Accounts.createSecretKey(mine.accountId, "live", "leaked")
+      )
+      const browser = await chromium.launch({
+        executablePath: "/usr/bin/chromium",
+        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+      })
+      try {
+        const page = await browser.newPage()
+        page.setDefaultTimeout(20_000)
+        page.on("dialog", (dialog) => void dialog.accept())
+        await page.goto(`${server.url}/dashboard#/keys`)
+        await page.getByLabel("Secret key").fill(mine.keys.secretProd)
+        await page.getByRole("button", { name: "Sign in" }).click()
+        await page.getByRole("link", { name: "API keys" }).click()
+        await page.locator(`button[data-key="${extra.keyId}"]`).click()
+        await page.getByText(`Revoked ${extra.keyId}`).waitFor()
+        // The page never shows a key itself.
+        expect(await page.content()).not.toContain(extra.secret)
+      } finally {
+        await browser.close()
+      }
+      const refused = await call(server.url, "GET", "/v1/keys", { key: extra.secret })
+      expect(refused.status).toBe(401)
+    },
+    60_000
+  )
 })
