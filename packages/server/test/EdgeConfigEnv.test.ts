@@ -30,6 +30,25 @@ describe("edge limits from the environment", () => {
     expect(exit.value.maxBodyBytes).toBe(100)
   })
 
+  it("take the trusted proxies and the fail-open choice; refuse what is not one", () => {
+    const exit = withEnv(EdgeConfigEnv.fromEnv, {
+      LEVY_TRUSTED_PROXIES: "10.0.0.0/8, 192.168.1.5,::1",
+      LEVY_RATE_LIMIT_FAIL_OPEN: "estimates"
+    })
+    expect(Exit.isSuccess(exit) && exit.value.trustedProxies).toStrictEqual([
+      "10.0.0.0/8",
+      "192.168.1.5",
+      "::1"
+    ])
+    expect(Exit.isSuccess(exit) && exit.value.rateLimits.failOpenEstimates).toBe(true)
+    expect(
+      Exit.isFailure(withEnv(EdgeConfigEnv.fromEnv, { LEVY_TRUSTED_PROXIES: "lb.internal" }))
+    ).toBe(true)
+    expect(
+      Exit.isFailure(withEnv(EdgeConfigEnv.fromEnv, { LEVY_RATE_LIMIT_FAIL_OPEN: "all" }))
+    ).toBe(true)
+  })
+
   it("refuse a value that is not a positive integer", () => {
     expect(Exit.isFailure(withEnv(EdgeConfigEnv.fromEnv, { LEVY_RATE_LIMIT_LIVE: "0" }))).toBe(true)
     expect(Exit.isFailure(withEnv(EdgeConfigEnv.fromEnv, { LEVY_RATE_LIMIT_TEST: "ten" }))).toBe(

@@ -27,7 +27,14 @@ export interface EdgeOptions {
 }
 
 export const defaults: EdgeOptions = {
-  rateLimits: { test: 100, live: 1000, anonymous: 100, window: Duration.minutes(1) },
+  rateLimits: {
+    test: 100,
+    live: 1000,
+    anonymous: 100,
+    window: Duration.minutes(1),
+    failOpenEstimates: false
+  },
+  trustedProxies: [],
   maxBodyBytes: 1024 * 1024
 }
 
