@@ -33,6 +33,7 @@ export const bodies: Readonly<Record<string, unknown>> = {
     currency: "usd"
   },
   EventResend: { endpoint: "we_1a2b3c4d5e6f" },
+  FeeConfigApprove: { id: "fcc_1a2b3c4d5e6f" },
   WebhookEndpointCreate: {
     url: "https://example.com/webhooks/levy",
     enabledEvents: ["charge.succeeded", "charge.refunded"],
@@ -48,6 +49,7 @@ export const pathIds: Readonly<Record<string, string>> = {
   disputes: "dp_1a2b3c4d5e6f",
   events: "evt_1a2b3c4d5e6f",
   "webhook-endpoints": "we_1a2b3c4d5e6f",
+  keys: "key_1a2b3c4d5e6f",
   regions: "US-NY"
 }
 

@@ -11,6 +11,7 @@ import {
   CheckComplianceRequest,
   EstimateRequest,
   EventResend,
+  FeeConfigApprove,
   FeeConfigUpdate,
   LevyApi,
   OpenApiExamples,
@@ -26,6 +27,7 @@ const schemas: Record<string, Schema.Schema.AnyNoContext> = {
   FeeConfigUpdate: FeeConfigUpdate.FeeConfigUpdate,
   CheckComplianceRequest: CheckComplianceRequest.CheckComplianceRequest,
   EventResend: EventResend.EventResend,
+  FeeConfigApprove: FeeConfigApprove.FeeConfigApprove,
   WebhookEndpointCreate: WebhookEndpointCreate.WebhookEndpointCreate,
   WebhookEndpointUpdate: WebhookEndpointUpdate.WebhookEndpointUpdate
 }

@@ -44,7 +44,10 @@ describe("levy on several stores", () => {
     const { url } = await Effect.runPromise(
       Scope.extend(Testing.throwawayDatabase("levy_cli"), scope)
     )
-    const pg = start(["serve", "--port", "0", "--data-dir", dataDir], { DATABASE_URL: url })
+    // On PostgreSQL only a server run for development (--dev) makes the development account.
+    const pg = start(["serve", "--port", "0", "--dev", "--data-dir", dataDir], {
+      DATABASE_URL: url
+    })
     await listening(pg)
     expect(await stop(pg)).toBe(0)
     const embedded = start(["serve", "--port", "0", "--store", "embedded", "--data-dir", dataDir])
