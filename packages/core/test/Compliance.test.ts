@@ -506,8 +506,8 @@ describe("disclosure", () => {
   it("the disclosure text is the place's own wording (CO: statutory)", () => {
     const co = on100("US-CO", 200)
     expect(co.disclosureText).toContain("pursuant to section 5-2-212, Colorado Revised Statutes")
-    expect(on100("US-KS", 250).disclosureText).toBe(ruleOf("US-KS").disclosureText)
-    expect(on100("US-NY", 250).disclosureText).toBe(ruleOf("US-NY").disclosureText)
+    expect(on100("US-KS", 250).disclosureText).toBe(ruleOf("US-KS", "2025-01-01").disclosureText)
+    expect(on100("US-NY", 250).disclosureText).toBe(ruleOf("US-NY", "2024-02-11").disclosureText)
   })
 
   it("renderDisclosure fills the placeholders: the effective rate, the totals as money", () => {
@@ -528,7 +528,7 @@ describe("disclosure", () => {
     )
     // Without an amount, the nominal percentage.
     expect(
-      Compliance.renderDisclosure(ruleOf("US-KS").disclosureText!, {
+      Compliance.renderDisclosure(ruleOf("US-KS", "2025-01-01").disclosureText!, {
         percentage: pct("2.25"),
         flatFee: Decimal.ZERO
       })
@@ -554,12 +554,17 @@ describe("effective dates", () => {
     expect(at("US-OK", 201, "2025-11-01").reasonCode).toBe("percentage_over_limit")
   })
 
-  it("US-KS: no rule known before 2025-01-01 → legal_uncertainty", () => {
-    const v = at("US-KS", 200, "2024-12-31")
+  it("no rule known on a date → legal_uncertainty, naming that date (US-NJ before 2023-08-18)", () => {
+    const v = at("US-NJ", 200, "2023-08-17")
     expect(v.reasonCode).toBe("legal_uncertainty")
-    expect(v.reason).toContain("2024-12-31")
+    expect(v.reason).toContain("2023-08-17")
     // The message names the day asked about, not one asked about before.
-    expect(at("US-KS", 200, "2024-12-30").reason).toContain("2024-12-30")
+    expect(at("US-NJ", 200, "2023-08-16").reason).toContain("2023-08-16")
+  })
+
+  it("US-KS: the 1986 ban until CardX (2021-02-25), then allowed (research record, 2026-11)", () => {
+    expect(at("US-KS", 200, "2021-02-24").reasonCode).toBe("fees_prohibited")
+    expect(at("US-KS", 200, "2021-02-25").compliant).toBe(true)
     expect(at("US-KS", 200, "2025-01-01").compliant).toBe(true)
   })
 

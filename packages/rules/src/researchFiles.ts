@@ -49,12 +49,20 @@ import r46 from "../research/TH.json" with { type: "json" }
 import r47 from "../research/TR.json" with { type: "json" }
 import r48 from "../research/TW.json" with { type: "json" }
 import r49 from "../research/US-AS.json" with { type: "json" }
-import r50 from "../research/US-CO.json" with { type: "json" }
-import r51 from "../research/US-GU.json" with { type: "json" }
-import r52 from "../research/US-MP.json" with { type: "json" }
-import r53 from "../research/US-VI.json" with { type: "json" }
-import r54 from "../research/VN.json" with { type: "json" }
-import r55 from "../research/ZA.json" with { type: "json" }
+import r50 from "../research/US-CA.json" with { type: "json" }
+import r51 from "../research/US-CO.json" with { type: "json" }
+import r52 from "../research/US-CT.json" with { type: "json" }
+import r53 from "../research/US-GU.json" with { type: "json" }
+import r54 from "../research/US-IL.json" with { type: "json" }
+import r55 from "../research/US-KS.json" with { type: "json" }
+import r56 from "../research/US-MA.json" with { type: "json" }
+import r57 from "../research/US-ME.json" with { type: "json" }
+import r58 from "../research/US-MP.json" with { type: "json" }
+import r59 from "../research/US-NY.json" with { type: "json" }
+import r60 from "../research/US-OK.json" with { type: "json" }
+import r61 from "../research/US-VI.json" with { type: "json" }
+import r62 from "../research/VN.json" with { type: "json" }
+import r63 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -108,10 +116,18 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "TR.json", json: r47 },
   { file: "TW.json", json: r48 },
   { file: "US-AS.json", json: r49 },
-  { file: "US-CO.json", json: r50 },
-  { file: "US-GU.json", json: r51 },
-  { file: "US-MP.json", json: r52 },
-  { file: "US-VI.json", json: r53 },
-  { file: "VN.json", json: r54 },
-  { file: "ZA.json", json: r55 }
+  { file: "US-CA.json", json: r50 },
+  { file: "US-CO.json", json: r51 },
+  { file: "US-CT.json", json: r52 },
+  { file: "US-GU.json", json: r53 },
+  { file: "US-IL.json", json: r54 },
+  { file: "US-KS.json", json: r55 },
+  { file: "US-MA.json", json: r56 },
+  { file: "US-ME.json", json: r57 },
+  { file: "US-MP.json", json: r58 },
+  { file: "US-NY.json", json: r59 },
+  { file: "US-OK.json", json: r60 },
+  { file: "US-VI.json", json: r61 },
+  { file: "VN.json", json: r62 },
+  { file: "ZA.json", json: r63 }
 ]

@@ -1,0 +1,152 @@
+/**
+ * The law as re-checked in 2026-11 (issue 14): each research record that replaced a dataset
+ * record, against cited cases. The source each expectation rests on is quoted beside it; the
+ * record's own `sources` carry the URLs.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import * as Compliance from "../src/compliance/Compliance.js"
+import * as Ruleset from "../src/compliance/Ruleset.js"
+import * as Decimal from "../src/Decimal.js"
+import * as Rate from "../src/Rate.js"
+
+const R = Ruleset.DEFAULT
+const pct = (percent: string): number => Either.getOrThrow(Rate.parsePercentage(percent))
+const today = "2026-11-24"
+
+/** A credit-card surcharge of `fee` minor units on 100.00, on `date`. */
+const on100 = (
+  region: string,
+  fee: number,
+  date: string,
+  more: Partial<Compliance.ComplianceInput> = {}
+) =>
+  Either.getOrThrow(
+    Compliance.check(R, {
+      region,
+      cardType: "credit",
+      amount: 10_000,
+      fee,
+      flatPart: 0,
+      percentage: 0,
+      flatFee: Decimal.ZERO,
+      date,
+      ...more
+    })
+  )
+
+describe("US bans confirmed in 2026-11: CT, ME, MA", () => {
+  it("US-CT: no surcharge by any method, convenience fees included (Conn. Gen. Stat. § 42-133ff; DCP)", () => {
+    // DCP: "a business may not charge a customer a surcharge for choosing one payment type".
+    expect(on100("US-CT", 100, today).reasonCode).toBe("fees_prohibited")
+    const convenience = { feeType: "convenience_fee" as const, flatPart: 100 }
+    expect(on100("US-CT", 100, today, convenience).reasonCode).toBe("fees_prohibited")
+  })
+
+  it("US-ME: credit and debit alike (9-A M.R.S. § 8-509(1) 'credit card or debit card')", () => {
+    expect(on100("US-ME", 100, today).reasonCode).toBe("fees_prohibited")
+    expect(on100("US-ME", 100, today, { cardType: "debit" }).reasonCode).toBe("fees_prohibited")
+  })
+
+  it("US-MA: still banned, the 2024-2025 cost-cap bills not enacted (c. 140D § 28A; WSBS 2026-01-12)", () => {
+    expect(on100("US-MA", 100, today, { costOfAcceptance: pct("3") }).reasonCode).toBe(
+      "fees_prohibited"
+    )
+  })
+})
+
+describe("US-NY: GBL § 518 in three regimes", () => {
+  const mc = { cardNetwork: "mastercard" }
+
+  it("before 2018-10-23 the statute's meaning was contested: legal uncertainty", () => {
+    // 32 NY3d 382: "Few statutes have provoked such diverse interpretations."
+    expect(on100("US-NY", 100, "2017-06-01", mc).reasonCode).toBe("legal_uncertainty")
+  })
+
+  it("2018-10-23 to 2024-02-10: allowed with the total card price posted, no state cap", () => {
+    // Justia summary: complies "so long as the merchant posts the total dollars and cents price".
+    expect(on100("US-NY", 300, "2020-06-01", mc).compliant).toBe(true)
+    expect(on100("US-NY", 300, "2020-06-01", { ...mc, disclosed: false }).reasonCode).toBe(
+      "disclosure_required"
+    )
+  })
+
+  it("from 2024-02-11: at most what the card company charges the business", () => {
+    // § 518(1): the surcharge "may not exceed the amount of the surcharge charged to the business".
+    const cost = { ...mc, costOfAcceptance: pct("2.5") }
+    expect(on100("US-NY", 250, "2024-02-11", cost).compliant).toBe(true)
+    const over = on100("US-NY", 251, "2024-02-11", cost)
+    expect(over.reasonCode).toBe("over_cost_of_acceptance")
+    expect(over.maxFee).toBe(250)
+  })
+})
+
+describe("US-CA: Civ. Code § 1748.1, Italian Colors, then SB 478", () => {
+  it("before and after 2024-07-01 the answer is legal uncertainty, never a plain 'allowed'", () => {
+    // AG: Italian Colors applies "to merchants that are similarly situated"; SB 478 requires
+    // listed prices to "include all required fees", and whether a card fee is one is unsettled.
+    expect(on100("US-CA", 100, "2020-06-01").reasonCode).toBe("legal_uncertainty")
+    expect(on100("US-CA", 100, today).reasonCode).toBe("legal_uncertainty")
+  })
+
+  it("opted in, the networks' caps still bind (Visa 3 %)", () => {
+    const visa = { cardNetwork: "visa", allowUncertain: true }
+    expect(on100("US-CA", 300, today, visa).compliant).toBe(true)
+    expect(on100("US-CA", 301, today, visa).reasonCode).toBe("network_cap_exceeded")
+  })
+})
+
+describe("US-KS: the 1986 ban, CardX (2021-02-25), the 2024 act (2025-01-01)", () => {
+  it("the ban before CardX: prohibited", () => {
+    // K.S.A. 16a-2-403 (1986): "No seller or lessor ... may impose a surcharge on a card holder".
+    expect(on100("US-KS", 100, "2020-06-01").reasonCode).toBe("fees_prohibited")
+  })
+
+  it("after CardX and under the 2024 act: allowed, with notice, within the networks' caps", () => {
+    // CardX, 522 F.Supp.3d 929; K.S.A. 16a-2-403 (L. 2024, ch. 6, § 51): "clear and conspicuous notice".
+    expect(on100("US-KS", 300, "2021-03-01", { cardNetwork: "visa" }).compliant).toBe(true)
+    expect(on100("US-KS", 300, today, { cardNetwork: "visa" }).compliant).toBe(true)
+    expect(on100("US-KS", 300, today, { cardNetwork: "visa", disclosed: false }).reasonCode).toBe(
+      "disclosure_required"
+    )
+  })
+})
+
+describe("US-OK: SB 677 from 2025-11-01, the lesser of 2 % and cost", () => {
+  const mc = { cardNetwork: "mastercard" }
+
+  it("the day before: the § 2-417 ban", () => {
+    expect(on100("US-OK", 100, "2025-10-31", mc).reasonCode).toBe("fees_prohibited")
+  })
+
+  it("2 % binds even where the merchant's cost is higher; cost binds where lower", () => {
+    // Nickel: "2% or actual processing cost, whichever is lower".
+    const high = { ...mc, costOfAcceptance: pct("2.8") }
+    expect(on100("US-OK", 200, "2025-11-01", high).compliant).toBe(true)
+    expect(on100("US-OK", 201, "2025-11-01", high).reasonCode).toBe("percentage_over_limit")
+    const low = { ...mc, costOfAcceptance: pct("1.5") }
+    expect(on100("US-OK", 200, "2025-11-01", low).reasonCode).toBe("over_cost_of_acceptance")
+  })
+
+  it("credit cards only (AGG: 'Surcharges may be assessed only on credit cards')", () => {
+    expect(on100("US-OK", 100, "2025-11-01", { cardType: "debit" }).reasonCode).toBe(
+      "card_type_not_allowed"
+    )
+  })
+
+  it("the unconfirmed 4.5 % bill changes nothing on 2026-11-01: 2 % still binds", () => {
+    expect(on100("US-OK", 201, today, { ...mc, costOfAcceptance: pct("4") }).reasonCode).toBe(
+      "percentage_over_limit"
+    )
+  })
+})
+
+describe("US-IL: no state limit; the 2021 1 % bill was never law", () => {
+  it("3 % on Visa is compliant, above it the network's cap binds", () => {
+    // HB 3128 "Limits the surcharge to 1%" — introduced, not enacted (Nickel: "failed to pass").
+    expect(on100("US-IL", 300, today, { cardNetwork: "visa" }).compliant).toBe(true)
+    expect(on100("US-IL", 301, today, { cardNetwork: "visa" }).reasonCode).toBe(
+      "network_cap_exceeded"
+    )
+  })
+})
