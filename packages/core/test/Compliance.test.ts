@@ -100,8 +100,8 @@ describe("every reason code has a case from the data", () => {
       "convenience_fee_channel"
     ],
     [
-      "GB consumers (reg. 6A(1))",
-      { region: "GB", cardType: "credit", percentage: pct("1") },
+      "DE consumers (PSD2 Art. 62(4), the dataset's record)",
+      { region: "DE", cardType: "credit", percentage: pct("1") },
       "cardholder_not_allowed"
     ],
     [
@@ -347,13 +347,19 @@ describe("places where fees are prohibited", () => {
 })
 
 describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost", () => {
-  it.each(["EU", "DE", "FR", "DK", "NO", "GB"])(
-    "%s consumer → cardholder_not_allowed",
+  it.each(["DE", "FR", "DK", "NO"])("%s consumer → cardholder_not_allowed", (region) => {
+    const v = on100(region, 100)
+    expect(v.reasonCode).toBe("cardholder_not_allowed")
+    expect(v.maxFee).toBe(0)
+    expect(codeOf(on100(region, 100, { cardholder: "consumer" }))).toBe("cardholder_not_allowed")
+  })
+
+  it.each(["EU", "GB"])(
+    "%s consumer card → fees_prohibited (research records: the ban follows the card)",
     (region) => {
-      const v = on100(region, 100)
-      expect(v.reasonCode).toBe("cardholder_not_allowed")
+      const v = on100(region, 100, { cardNetwork: "visa" })
+      expect(v.reasonCode).toBe("fees_prohibited")
       expect(v.maxFee).toBe(0)
-      expect(codeOf(on100(region, 100, { cardholder: "consumer" }))).toBe("cardholder_not_allowed")
     }
   )
 
@@ -500,7 +506,7 @@ describe("disclosure", () => {
   it("the order of checks: prohibition, then uncertainty, then disclosure", () => {
     expect(codeOf(on100("US-CT", 200, { disclosed: false }))).toBe("fees_prohibited")
     expect(codeOf(on100("US-TX", 200, { disclosed: false }))).toBe("legal_uncertainty")
-    expect(codeOf(on100("GB", 200, { disclosed: false }))).toBe("cardholder_not_allowed")
+    expect(codeOf(on100("DE", 200, { disclosed: false }))).toBe("cardholder_not_allowed")
   })
 
   it("the disclosure text is the place's own wording (CO: statutory)", () => {

@@ -150,3 +150,40 @@ describe("US-IL: no state limit; the 2021 1 % bill was never law", () => {
     )
   })
 })
+
+describe("GB: SI 2012/3110 from 2013-04-06, reg. 6A from 2018-01-13", () => {
+  it("2013-2017: any card, at most the trader's cost (reg. 4)", () => {
+    // Explanatory Note: surcharges "where the surcharges exceed the cost to the trader" are prohibited.
+    const cost = { cardNetwork: "visa", costOfAcceptance: pct("1.2") }
+    expect(on100("GB", 120, "2016-06-01", cost).compliant).toBe(true)
+    expect(on100("GB", 121, "2016-06-01", cost).reasonCode).toBe("over_cost_of_acceptance")
+  })
+
+  it("from 2018-01-13: no fee on any card that is not commercial, Amex included", () => {
+    // Reg. 6A(1): "A payee must not charge a payer any fee" for a card "which ... is not a commercial card".
+    for (const cardNetwork of ["visa", "amex"]) {
+      expect(on100("GB", 100, today, { cardNetwork, cardIssuingCountry: "US" }).reasonCode).toBe(
+        "fees_prohibited"
+      )
+    }
+    expect(on100("GB", 100, "2018-01-12", { costOfAcceptance: pct("1") }).compliant).toBe(true)
+  })
+
+  it("a commercial card: at most cost (reg. 6A(2)); no 2024-2025 extension of the ban was found", () => {
+    const business = { cardholder: "business" as const, costOfAcceptance: pct("1.8") }
+    expect(on100("GB", 180, today, business).compliant).toBe(true)
+    expect(on100("GB", 181, today, business).reasonCode).toBe("over_cost_of_acceptance")
+  })
+})
+
+describe("EU: PSD2 Art. 62 (the PSR not yet in force)", () => {
+  it("a consumer four-party card: prohibited (Art. 62(4)); three-party or commercial: national law", () => {
+    // EBA single rulebook, Art. 62(4): no charges for instruments "for which interchange fees are regulated".
+    expect(on100("EU", 100, today, { cardNetwork: "visa" }).reasonCode).toBe("fees_prohibited")
+    expect(on100("EU", 100, today, { cardNetwork: "amex" }).reasonCode).toBe("legal_uncertainty")
+    const business = { cardholder: "business" as const, allowUncertain: true }
+    const cost = { ...business, costOfAcceptance: pct("1") }
+    expect(on100("EU", 100, today, cost).compliant).toBe(true)
+    expect(on100("EU", 101, today, cost).reasonCode).toBe("over_cost_of_acceptance")
+  })
+})
