@@ -186,4 +186,13 @@ describe("EU: PSD2 Art. 62 (the PSR not yet in force)", () => {
     expect(on100("EU", 100, today, cost).compliant).toBe(true)
     expect(on100("EU", 101, today, cost).reasonCode).toBe("over_cost_of_acceptance")
   })
+
+  it("a consumer Visa card issued in an EEA state paying in region EU is same-area: banned (Art. 62(4))", () => {
+    // Art. 62(4) covers instruments with regulated interchange, i.e. EEA-issued consumer cards.
+    const issuedIn = (cardIssuingCountry: string) =>
+      on100("EU", 100, today, { cardNetwork: "visa", cardIssuingCountry }).reasonCode
+    expect(issuedIn("DE")).toBe("fees_prohibited")
+    expect(issuedIn("NO")).toBe("fees_prohibited")
+    expect(issuedIn("US")).not.toBe("fees_prohibited")
+  })
 })

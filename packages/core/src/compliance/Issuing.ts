@@ -38,9 +38,18 @@ export const EEA: ReadonlySet<string> = new Set([
   "NO"
 ])
 
-/** A card issued in `issuer` seen from a payment in `country` (both ISO 3166-1 alpha-2). */
+/**
+ * Whether a place of payment is in the EEA: a member state, or the region `EU` itself, which
+ * stands for a payment somewhere in the area under the area-wide rule (PSD2).
+ */
+const inArea = (place: string): boolean => place === "EU" || EEA.has(place)
+
+/**
+ * A card issued in `issuer` (ISO 3166-1 alpha-2) seen from a payment in `country` (alpha-2, or
+ * `EU` for the area-wide region).
+ */
 export const issuingOf = (country: string, issuer: string): Issuing =>
-  issuer === country ? "domestic" : EEA.has(issuer) && EEA.has(country) ? "same_area" : "foreign"
+  issuer === country ? "domestic" : EEA.has(issuer) && inArea(country) ? "same_area" : "foreign"
 
 /**
  * The scheme kind of a network by its name; undefined for a network not listed here, which the
