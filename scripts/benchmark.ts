@@ -57,8 +57,13 @@ export const report = (name: string, figures: Readonly<Record<string, number>>):
   )
 }
 
+/** Whole numbers from 100 up, three decimals from 1, three significant digits below (0.00976). */
 const round = (v: number): number =>
-  Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1000) / 1000
+  Math.abs(v) >= 100
+    ? Math.round(v)
+    : Math.abs(v) >= 1 || v === 0
+      ? Math.round(v * 1000) / 1000
+      : Number(v.toPrecision(3))
 
 const CHILD = "LEVY_BENCH_CHILD"
 

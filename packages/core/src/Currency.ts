@@ -139,16 +139,96 @@ export const displayDigits = (currency: Currency): number =>
   currency.increment === 10 ** currency.exponent ? 0 : currency.exponent
 
 /** An amount as a shopper reads it, symbol or code included: "$103.20", "ISK 5,000", "BHD 1.230". */
-export const format = (currency: Currency, minor: number): string =>
-  // Intl only lays the digits out: it is given the exact decimal text (ES2023 takes a string),
-  // never a rounded float.
-  // Intl puts a no-break space after a code ("ISK\u00a05,000"): a plain one is what JSON readers expect.
+export const format = (currency: Currency, minor: number): string => {
+  const layout = layoutOf(currency)
+  // Exact when no digit is dropped; rounding away hidden digits (ISK 50.50 shown whole) is Intl's.
+  return layout !== null && minor >= 0 && Number.isSafeInteger(minor) && minor % layout.hidden === 0
+    ? layout.prefix + digitsOf(minor / layout.hidden, layout.digits) + layout.suffix
+    : intlFormat(currency, minor)
+}
+
+/**
+ * What Intl puts around the digits of a price in a currency ("$", "ISK "), read once from Intl
+ * itself, so an estimate lays out its disclosure's amounts without calling Intl
+ * (docs/performance.md). `hidden` is 10^(digits on the wire not shown): 100 for ISK.
+ */
+interface Layout {
+  readonly prefix: string
+  readonly suffix: string
+  readonly digits: number
+  readonly hidden: number
+}
+
+/** A non-negative whole number of the shown unit as en-US digits: 123456789, 2 → "1,234,567.89". */
+const digitsOf = (shown: number, digits: number): string => {
+  const text = String(shown).padStart(digits + 1, "0")
+  const whole = text.slice(0, text.length - digits)
+  let grouped = whole
+  for (let at = whole.length - 3; at > 0; at -= 3) {
+    grouped = `${grouped.slice(0, at)},${grouped.slice(at)}`
+  }
+  return digits === 0 ? grouped : `${grouped}.${text.slice(text.length - digits)}`
+}
+
+const layouts = new Map<string, Layout | null>()
+
+/** The currency's layout, or null where laying digits out by hand would not give Intl's text. */
+const layoutOf = (currency: Currency): Layout | null => {
+  // As in `lookup`: most callers format one currency, and the last answer saves a hash lookup.
+  if (currency === lastLayout.currency) return lastLayout.layout
+  let found = layouts.get(currency.code)
+  if (found === undefined) {
+    found = readLayout(currency)
+    layouts.set(currency.code, found)
+  }
+  lastLayout = { currency, layout: found }
+  return found
+}
+
+let lastLayout: { readonly currency: Currency | undefined; readonly layout: Layout | null } = {
+  currency: undefined,
+  layout: null
+}
+
+const readLayout = (currency: Currency): Layout | null => {
+  const parts = formatterOf(currency).formatToParts(0)
+  const first = parts.findIndex((p) => p.type === "integer")
+  let last = parts.length - 1
+  while (last >= 0 && parts[last]!.type !== "integer" && parts[last]!.type !== "fraction") last--
+  const text = (from: number, to: number) =>
+    parts
+      .slice(from, to)
+      .map((p) => p.value)
+      .join("")
+      .replace(/\u00a0/g, " ")
+  const digits = displayDigits(currency)
+  const layout: Layout = {
+    prefix: text(0, first),
+    suffix: text(last + 1, parts.length),
+    digits,
+    hidden: 10 ** (currency.exponent - digits)
+  }
+  // Trust it only where it gives Intl's own text, digit groups and decimal point included.
+  const samples = [0, 7, 1_000, 123_456, 10_000_000, 99_999_999, 123_456_789_000]
+  const agrees = samples.every(
+    (minor) =>
+      layout.prefix + digitsOf(minor, digits) + layout.suffix ===
+      intlFormat(currency, minor * layout.hidden)
+  )
+  return first >= 0 && agrees ? layout : null
+}
+
+/**
+ * Intl only lays the digits out: it is given the exact decimal text (ES2023 takes a string),
+ * never a rounded float. Intl puts a no-break space after a code ("ISK\u00a05,000"): a plain one
+ * is what JSON readers expect.
+ */
+const intlFormat = (currency: Currency, minor: number): string =>
   formatterOf(currency)
     .format(Decimal.format(Decimal.fromScaled(minor, currency.exponent)) as unknown as number)
     .replace(/\u00a0/g, " ")
 
 const formatters = new Map<string, Intl.NumberFormat>()
-
 const formatterOf = (currency: Currency): Intl.NumberFormat => {
   let found = formatters.get(currency.code)
   if (found === undefined) {

@@ -26,29 +26,84 @@ export const FEE_CHARGED =
 /** The text to show for `charged` under `template`; null when there is none or no fee is charged. */
 export const render = (template: string | null, charged: Charged): string | null => {
   if (template === null || charged.fee === 0) return null
-  const text = withoutNotes(template)
-  return fill(announcesNoFee(text) ? FEE_CHARGED : text, charged)
+  let prepared = forPayer.get(template)
+  if (prepared === undefined) {
+    const text = withoutNotes(template)
+    prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text)
+    remember(forPayer, template, prepared)
+  }
+  return filled(prepared, charged)
 }
 
 /** `template` with `{rate}`, `{flat}`, `{fee}`, `{credit_total}` and `{cash_total}` filled. */
 export const fill = (template: string, charged: Charged): string => {
-  if (!template.includes("{")) return template
-  const money = (minor: number) => Currency.format(charged.currency, minor)
-  // A template's own "$" before a placeholder goes: the amount carries its currency's symbol.
-  return template.replace(/\$?\{(rate|flat|fee|credit_total|cash_total)\}/g, (_, name: string) => {
-    switch (name) {
-      case "rate":
-        return String(Rate.percentageToNumber(effectiveRatePpm(charged)))
-      case "flat":
-        return money(charged.flatPart)
-      case "fee":
-        return money(charged.fee)
-      case "credit_total":
-        return money(charged.amount + charged.fee)
-      default:
-        return money(charged.amount)
-    }
-  })
+  let prepared = asWritten.get(template)
+  if (prepared === undefined) {
+    prepared = prepare(template)
+    remember(asWritten, template, prepared)
+  }
+  return filled(prepared, charged)
+}
+
+type Placeholder = "rate" | "flat" | "fee" | "credit_total" | "cash_total"
+
+/**
+ * A template split once into its text and its placeholders (`texts` has one more entry than
+ * `placeholders`), so a disclosure is filled by joining strings: no regular expression runs per
+ * estimate (docs/performance.md).
+ */
+interface Prepared {
+  readonly texts: ReadonlyArray<string>
+  readonly placeholders: ReadonlyArray<Placeholder>
+}
+
+// A template's own "$" before a placeholder goes: the amount carries its currency's symbol.
+const PLACEHOLDER = /\$?\{(rate|flat|fee|credit_total|cash_total)\}/g
+
+const prepare = (template: string): Prepared => {
+  const texts: Array<string> = []
+  const placeholders: Array<Placeholder> = []
+  let from = 0
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    texts.push(template.slice(from, match.index))
+    placeholders.push(match[1] as Placeholder)
+    from = match.index! + match[0].length
+  }
+  texts.push(template.slice(from))
+  return { texts, placeholders }
+}
+
+const filled = (prepared: Prepared, charged: Charged): string => {
+  let text = prepared.texts[0]!
+  for (let i = 0; i < prepared.placeholders.length; i++) {
+    text += valueOf(prepared.placeholders[i]!, charged) + prepared.texts[i + 1]!
+  }
+  return text
+}
+
+const valueOf = (name: Placeholder, charged: Charged): string => {
+  switch (name) {
+    case "rate":
+      return String(Rate.percentageToNumber(effectiveRatePpm(charged)))
+    case "flat":
+      return Currency.format(charged.currency, charged.flatPart)
+    case "fee":
+      return Currency.format(charged.currency, charged.fee)
+    case "credit_total":
+      return Currency.format(charged.currency, charged.amount + charged.fee)
+    default:
+      return Currency.format(charged.currency, charged.amount)
+  }
+}
+
+/** Prepared templates by the raw text, for the payer (`render`) and as written (`fill`). */
+const forPayer = new Map<string, Prepared>()
+const asWritten = new Map<string, Prepared>()
+
+/** Templates are the rulesets' (a few hundred); a caller passing endless new ones is bounded. */
+const remember = (cache: Map<string, Prepared>, template: string, prepared: Prepared): void => {
+  if (cache.size >= 1_000) cache.clear()
+  cache.set(template, prepared)
 }
 
 /**

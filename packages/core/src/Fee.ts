@@ -114,11 +114,17 @@ let lastStructure = {
 export const withFee = (q: FeeQuote, fee: number): FeeQuote =>
   fee === q.convenienceFee
     ? q
-    : {
-        ...q,
+    : // Field by field, in the quote's order: a spread copies through a slower generic path.
+      {
+        baseAmount: q.baseAmount,
         convenienceFee: fee,
         totalAmount: q.baseAmount + fee,
-        adjustment: q.adjustment + fee - q.convenienceFee
+        currency: q.currency,
+        feeStructure: q.feeStructure,
+        feeBreakdown: q.feeBreakdown,
+        adjustment: q.adjustment + fee - q.convenienceFee,
+        model: q.model,
+        rounding: q.rounding
       }
 
 /** `round(amount × ppm / 10^6)` to the currency's increment, by `mode`. */

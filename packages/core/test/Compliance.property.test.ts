@@ -8,58 +8,13 @@ import { Either } from "effect"
 import fc from "fast-check"
 import * as Currency from "../src/Currency.js"
 import * as Compliance from "../src/compliance/Compliance.js"
-import * as Day from "../src/compliance/Day.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
 import { FeeError } from "../src/FeeError.js"
 import * as Rounding from "../src/Rounding.js"
+import { context, isoDay, optional, PLACES, UNKNOWN } from "./arbitraries.js"
 
 const R = Ruleset.DEFAULT
-const PLACES = Ruleset.placeCodes(R)
-const UNKNOWN = [
-  "XX",
-  "US-ZZ",
-  "ZZ-ON",
-  "US-NETWORK-VISA",
-  "NZ-INSTORE",
-  "CA-NETWORK-VISA-MASTERCARD"
-]
-
-const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined })
-
-/** Days from 2012 (before any rule) to 2028 (after every dated change), and the change days. */
-const isoDay = fc.oneof(
-  fc.integer({ min: Day.fromIso("2012-01-01")!, max: Day.fromIso("2028-12-31")! }).map(Day.toIso),
-  fc.constantFrom(
-    "2013-01-27",
-    "2023-04-14",
-    "2023-04-15",
-    "2025-10-31",
-    "2025-11-01",
-    "2026-06-30",
-    "2026-07-01"
-  )
-)
-
-const context = fc.record({
-  region: fc.oneof(
-    { weight: 8, arbitrary: fc.constantFrom(...PLACES) },
-    { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN) }
-  ),
-  cardType: optional(fc.constantFrom("credit" as const, "debit" as const, "prepaid" as const)),
-  cardNetwork: optional(
-    fc.constantFrom("visa", "mastercard", "amex", "discover", "interac", "unionpay")
-  ),
-  cardholder: optional(fc.constantFrom("consumer" as const, "business" as const)),
-  channel: optional(fc.constantFrom("online" as const, "in_person" as const)),
-  feeType: optional(fc.constantFrom("surcharge" as const, "convenience_fee" as const)),
-  recurring: optional(fc.boolean()),
-  disclosed: optional(fc.boolean()),
-  allowUncertain: optional(fc.boolean()),
-  costOfAcceptance: optional(fc.integer({ min: 0, max: 60_000 })),
-  date: optional(isoDay)
-})
-
 /** A fee on an amount, in the place's own (two-decimal) currency: rates, and the fee they give. */
 const feeOnAmount = fc
   .record({

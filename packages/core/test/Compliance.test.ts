@@ -7,17 +7,20 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import source from "../data/regions.source.json" with { type: "json" }
 import { ComplianceRules } from "../src/ComplianceRules.js"
+import * as Currency from "../src/Currency.js"
 import * as Compliance from "../src/compliance/Compliance.js"
 import * as Day from "../src/compliance/Day.js"
 import type { Rule } from "../src/compliance/Rule.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import type { SourceDataset } from "../src/compliance/SourceRecord.js"
 import * as Decimal from "../src/Decimal.js"
+import * as Disclosure from "../src/Disclosure.js"
 import * as Estimate from "../src/Estimate.js"
 import * as FeeSchedule from "../src/FeeSchedule.js"
 import * as Rate from "../src/Rate.js"
 
 const R = Ruleset.DEFAULT
+const USD = Currency.lookup("usd")!
 /** A day on which every dated change in the data has settled (OK, KS) and AU has not yet changed. */
 const DAY = "2025-12-01"
 
@@ -420,12 +423,11 @@ describe("convenience fees (US-CONVENIENCE-FEE-VISA)", () => {
     const v = cf("US-FL")
     expect(v.compliant).toBe(true)
     expect(v.disclosureText).toBe(ruleOf("US-CONVENIENCE-FEE-VISA").disclosureText)
-    const text = Compliance.renderDisclosure(v.disclosureText!, {
-      percentage: 0,
-      flatFee: flat("1.50"),
+    const text = Disclosure.render(v.disclosureText, {
       amount: 10_000,
       fee: 150,
-      flatPart: 150
+      flatPart: 150,
+      currency: USD
     })
     expect(text).toContain("A convenience fee of $1.50 applies")
   })
@@ -516,29 +518,21 @@ describe("disclosure", () => {
     expect(on100("US-NY", 250).disclosureText).toBe(ruleOf("US-NY", "2024-02-11").disclosureText)
   })
 
-  it("renderDisclosure fills the placeholders: the effective rate, the totals as money", () => {
+  it("the rendered disclosure fills the placeholders: the effective rate, the totals as money", () => {
     const render = (region: string, fee: number, amount = 10_000) =>
-      Compliance.renderDisclosure(on100(region, fee).disclosureText!, {
-        percentage: 0,
-        flatFee: Decimal.ZERO,
+      Disclosure.render(on100(region, fee).disclosureText, {
         amount,
         fee,
-        flatPart: 0
+        flatPart: 0,
+        currency: USD
       })
     // K.S.A.: "A {rate}% surcharge applies to credit card payments."
     expect(render("US-KS", 250)).toBe("A 2.5% surcharge applies to credit card payments.")
     expect(render("US-KS", 199)).toBe("A 1.99% surcharge applies to credit card payments.")
     expect(render("US-KS", 300, 20_000)).toBe("A 1.5% surcharge applies to credit card payments.")
     expect(render("US-NY", 300)).toBe(
-      "Credit card price: 103.00 (includes a 3% card surcharge). Cash/debit price: 100.00."
+      "Credit card price: $103.00 (includes a 3% card surcharge). Cash/debit price: $100.00."
     )
-    // Without an amount, the nominal percentage.
-    expect(
-      Compliance.renderDisclosure(ruleOf("US-KS", "2025-01-01").disclosureText!, {
-        percentage: pct("2.25"),
-        flatFee: Decimal.ZERO
-      })
-    ).toBe("A 2.25% surcharge applies to credit card payments.")
   })
 })
 

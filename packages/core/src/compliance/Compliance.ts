@@ -148,44 +148,100 @@ export const compliantFee = (
   return Math.min(lowered, verdict.maxFee ?? lowered)
 }
 
-/** What a fee of `fee` with flat part `flatPart` becomes under the rules, and the verdict on it. */
+/** A fee with its flat part, every amount known: what `adjustToCompliant` lowers. */
+export type MeasuredInput = ComplianceInput & {
+  readonly amount: number
+  readonly fee: number
+  readonly flatPart: number
+}
+
+/** A fee lowered to the largest compliant one, the verdict on it, and the verdict on the fee asked about. */
+export interface Adjusted {
+  readonly fee: number
+  readonly verdict: ComplianceVerdict
+  readonly original: ComplianceVerdict
+}
+
+/**
+ * What a fee of `fee` with flat part `flatPart` becomes under the rules, and the verdict on it:
+ * the fee checked, lowered when not compliant, and the lowered fee checked again.
+ */
 export const adjustToCompliant = (
   ruleset: Ruleset,
-  input: ComplianceInput & {
-    readonly amount: number
-    readonly fee: number
-    readonly flatPart: number
-  }
-): Either.Either<
-  {
-    readonly fee: number
-    readonly verdict: ComplianceVerdict
-    readonly original: ComplianceVerdict
-  },
-  FeeError
-> =>
+  input: MeasuredInput
+): Either.Either<Adjusted, FeeError> =>
   Either.flatMap(check(ruleset, input), (original) => {
     if (original.compliant) return Either.right({ fee: input.fee, verdict: original, original })
     const found = input.region == null ? undefined : policyFor(ruleset, input.region, input)
     const policy = found === undefined || isFeeError(found) ? undefined : found
-    const currency = currencyOf(policy, input)
-    const flatCap =
-      policy === undefined || currency === undefined ? null : flatCapMinor(policy, currency)
-    const fee = compliantFee(
-      original,
-      input.fee,
-      input.flatPart,
-      flatCap,
-      policy?.flatOnlyBy !== undefined
-    )
-    // Re-checked with the flat part as lowered to its cap, not the configured one.
-    const flatPart = Math.min(input.flatPart, flatCap ?? input.flatPart, fee)
+    const { fee, flatPart } = lowered(policy, original, input, currencyOf(policy, input))
     return Either.map(check(ruleset, { ...input, fee, flatPart }), (verdict) => ({
       fee,
       verdict,
       original
     }))
   })
+
+/**
+ * `adjustToCompliant` without the Either, for the hot path (an estimate, a charge's quote): the
+ * policy is looked up and the fee measured once, and the lowered fee is decided under the same
+ * policy, which is all a second `check` would do. `ctx` and `fee` may be different objects.
+ */
+export const adjustOrFail = (
+  ruleset: Ruleset,
+  ctx: ComplianceContext,
+  fee: FeeUnderCheck & { readonly amount: number; readonly fee: number; readonly flatPart: number }
+): Adjusted | FeeError => {
+  const region = ctx.region
+  if (region === undefined || region === null) {
+    const verdict = noRules(ruleset)
+    return { fee: fee.fee, verdict, original: verdict }
+  }
+  const policy = policyFor(ruleset, region, ctx)
+  if (policy === undefined) {
+    // No fee is compliant in an unknown place, and none is collected: the verdict stays.
+    const verdict = unknownRegion(ruleset, region, true)
+    return { fee: lowered(undefined, verdict, fee, undefined).fee, verdict, original: verdict }
+  }
+  if (isFeeError(policy)) return policy
+  const m = measure(policy, fee)
+  if (isFeeError(m)) return m
+  const original = decide(ruleset, region, policy, ctx, fee, m)
+  if (original.compliant) return { fee: fee.fee, verdict: original, original }
+  const lower = lowered(policy, original, fee, m.unit)
+  const again: FeeUnderCheck & Measured = {
+    percentage: fee.percentage,
+    flatFee: fee.flatFee,
+    amount: fee.amount,
+    currency: fee.currency,
+    unit: m.unit,
+    fee: lower.fee,
+    flatPart: lower.flatPart
+  }
+  return { fee: lower.fee, verdict: decide(ruleset, region, policy, ctx, again, again), original }
+}
+
+/**
+ * A non-compliant fee lowered: the flat part to its cap, the whole to the largest compliant fee;
+ * the flat part as lowered, so the lowered fee is checked with it, not the configured one.
+ */
+const lowered = (
+  policy: Policy.Policy | undefined,
+  original: ComplianceVerdict,
+  input: { readonly fee: number; readonly flatPart: number },
+  currency: Currency.Currency | undefined
+): { readonly fee: number; readonly flatPart: number } => {
+  const flatCap =
+    policy === undefined || currency === undefined ? null : flatCapMinor(policy, currency)
+  const fee = compliantFee(
+    original,
+    input.fee,
+    input.flatPart,
+    flatCap,
+    policy?.flatOnlyBy !== undefined
+  )
+  return { fee, flatPart: Math.min(input.flatPart, flatCap ?? input.flatPart, fee) }
+}
 
 // ---- situation and policy -------------------------------------------------
 
@@ -652,33 +708,6 @@ const memo = (p: Policy.Policy, key: string, build: () => string): string => {
     p.texts.set(key, text)
   }
   return text
-}
-
-/** A disclosure template with its placeholders filled for a fee (`{rate}` is the effective rate when the amount is known). */
-export const renderDisclosure = (text: string, input: FeeUnderCheck): string => {
-  if (!text.includes("{")) return text
-  const currency = Currency.lookup(input.currency ?? "usd")
-  const known = input.amount !== undefined && input.fee !== undefined && currency !== undefined
-  // fee / amount in hundredths of a percent (× 10,000), then as ppm (× 100): 250 on 10000 → 2.5.
-  const rate = known
-    ? Rounding.mulDiv(input.fee!, 10_000, input.amount!, "half_up") * 100
-    : input.percentage
-  const major = (minor: number) => Currency.formatMajor(currency!, minor)
-  // Money, not a bare decimal: "$1.50", not "$1.5".
-  const flatMinor =
-    known && input.flatPart !== undefined
-      ? input.flatPart
-      : currency === undefined
-        ? undefined
-        : Decimal.toScaled(input.flatFee, currency.exponent)
-  return text
-    .replaceAll("{rate}", String(Rate.percentageToNumber(rate)))
-    .replaceAll(
-      "{flat}",
-      flatMinor === undefined ? Decimal.format(input.flatFee) : major(flatMinor)
-    )
-    .replaceAll("{credit_total}", known ? major(input.amount! + input.fee!) : "{credit_total}")
-    .replaceAll("{cash_total}", known ? major(input.amount!) : "{cash_total}")
 }
 
 const label = (rule: Rule | undefined): string =>
