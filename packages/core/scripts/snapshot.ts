@@ -1,0 +1,27 @@
+/**
+ * Release step of @levy/rules: writes `versions/<version>.json`, the snapshot of the ruleset
+ * this checkout builds, with the version's CHANGELOG entry, and the module that imports every
+ * snapshot. Refuses when the version has no entry, or was released with other rules.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { ResearchIndex, Snapshot } from "@levy/rules/versions"
+import { Either } from "effect"
+import * as Ruleset from "../src/compliance/Ruleset.js"
+import * as RulesetVersions from "../src/compliance/RulesetVersions.js"
+
+const rules = new URL("../../rules/", import.meta.url)
+const file = new URL(`versions/${Ruleset.DEFAULT.version}.json`, rules)
+const changelog = readFileSync(new URL("CHANGELOG.md", rules), "utf8")
+const existing = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined
+const snapshot = RulesetVersions.snapshotOf(Ruleset.DEFAULT, changelog, existing)
+if (Either.isLeft(snapshot)) {
+  console.error(snapshot.left)
+  process.exit(1)
+}
+writeFileSync(file, Snapshot.render(snapshot.right))
+const index = new URL("src/versionFiles.ts", rules)
+writeFileSync(
+  index,
+  ResearchIndex.render(readdirSync(new URL("versions/", rules)), ResearchIndex.VERSIONS)
+)
+console.log(`wrote ${file.pathname} and ${index.pathname}`)
