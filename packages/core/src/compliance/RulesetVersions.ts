@@ -4,7 +4,6 @@
  * version is the ruleset built from the research (`Ruleset.DEFAULT`); a test holds it equal to
  * its own snapshot, so a version names one set of rules wherever it is answered.
  */
-import { version as currentVersion } from "@levy/rules"
 import { Changelog, Snapshot, versionFiles } from "@levy/rules/versions"
 import { Either, Schema } from "effect"
 import { Rule } from "./Rule.js"
