@@ -1,10 +1,11 @@
 /**
  * Release step of @levy/rules: writes `versions/<version>.json`, the snapshot of the ruleset
- * this checkout builds, with the version's CHANGELOG entry, and the module that imports every
- * snapshot. Refuses when the version has no entry, or was released with other rules.
+ * this checkout builds, with the version's CHANGELOG entry (`npx -y pnpm@10 rules:snapshot`
+ * then rewrites the modules that import the snapshots). Refuses when the version has no
+ * entry, or was released with other rules.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { ResearchIndex, Snapshot } from "@levy/rules/versions"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { Snapshot } from "@levy/rules/versions"
 import { Either } from "effect"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as RulesetVersions from "../src/compliance/RulesetVersions.js"
@@ -19,9 +20,4 @@ if (Either.isLeft(snapshot)) {
   process.exit(1)
 }
 writeFileSync(file, Snapshot.render(snapshot.right))
-const index = new URL("src/versionFiles.ts", rules)
-writeFileSync(
-  index,
-  ResearchIndex.render(readdirSync(new URL("versions/", rules)), ResearchIndex.VERSIONS)
-)
-console.log(`wrote ${file.pathname} and ${index.pathname}`)
+console.log(`wrote ${file.pathname}`)

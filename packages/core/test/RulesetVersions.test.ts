@@ -10,6 +10,7 @@ import { Either } from "effect"
 import * as Compliance from "../src/compliance/Compliance.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as RulesetVersions from "../src/compliance/RulesetVersions.js"
+import * as Decimal from "../src/Decimal.js"
 import { left, right } from "./support.js"
 
 const release = (version: string) => RulesetVersions.find(version)!
@@ -58,7 +59,7 @@ describe("RulesetVersions", () => {
     const input = {
       region: "AU",
       percentage: 1_000_000,
-      flatFee: 0,
+      flatFee: Decimal.ZERO,
       cardType: "credit" as const,
       cardNetwork: "visa",
       date: "2026-11-01"

@@ -4,6 +4,5 @@
  * that needs only the current ruleset (the dashboard's) does not carry every release.
  */
 export * as Changelog from "./Changelog.js"
-export * as ResearchIndex from "./ResearchIndex.js"
 export * as Snapshot from "./Snapshot.js"
 export { files as versionFiles } from "./versionFiles.js"
