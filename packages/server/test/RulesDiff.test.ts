@@ -3,6 +3,7 @@
  * 1.1.0 changed is the CHANGELOG's 1.1.0 entry), and as the executable, where an unknown
  * version exits 2 naming the known ones.
  */
+import { Ruleset, RulesetVersions } from "@levy/core"
 import { Effect, Exit, Logger } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { parse, UsageError } from "../src/cli/Args.js"
@@ -65,7 +66,7 @@ describe("levy rules diff", () => {
       to: string
       jurisdictions: Array<{ code: string; change: string; fields: Array<string> }>
     }
-    expect([json.from, json.to]).toEqual(["1.0.0", "1.1.0"])
+    expect([json.from, json.to]).toEqual(["1.0.0", Ruleset.DEFAULT.version])
     expect(json.jurisdictions.find((j) => j.code === "US-CO")).toMatchObject({
       change: "changed",
       fields: expect.arrayContaining(["alternatives", "sources"])
@@ -85,7 +86,7 @@ describe("levy rules diff", () => {
     expect(exit).toEqual(
       Exit.fail(
         new UsageError({
-          message: `No ruleset version '0.1.0'. Known versions: 1.0.0, 1.1.0 (or "latest").`
+          message: `No ruleset version '0.1.0'. Known versions: ${RulesetVersions.known().join(", ")} (or "latest").`
         })
       )
     )

@@ -6,7 +6,7 @@
  * lets a charge collect more waits for a second key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ComplianceRules, RulesetVersions } from "@levy/core"
+import { ComplianceRules, Ruleset, RulesetVersions } from "@levy/core"
 import { Effect } from "effect"
 import * as Config from "../src/feeConfigs/Config.js"
 import { raisesFee } from "../src/feeConfigs/FeeRaise.js"
@@ -15,6 +15,9 @@ import { call, KEYS, LIVE_SECRET, SECRET, STORES, startWithStore } from "./suppo
 // AU, a Visa credit card, 1 November 2026. 1.0.0: "uncertain from 2026-07-01 (RBA change
 // pending, outcome not found)"; 1.1.0: prohibited from 2026-10-01 (the RBA's Conclusions Paper).
 const AU_VISA = { region: "AU", cardType: "credit", cardNetwork: "visa", date: "2026-11-01" }
+/** The version "latest" names: 1.1.0 when written, later after the next release. */
+const CURRENT = Ruleset.DEFAULT.version
+const KNOWN = RulesetVersions.known().join(", ")
 
 interface Body {
   readonly [key: string]: unknown
@@ -40,7 +43,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       const list = reply.body as { object: string; data: ReadonlyArray<Body>; has_more: boolean }
       expect(list).toMatchObject({ object: "list", has_more: false, url: "/v1/rulesets" })
       expect(list.data.map((v) => v.version)).toEqual(RulesetVersions.known())
-      expect(list.data.filter((v) => v.current).map((v) => v.version)).toEqual(["1.1.0"])
+      expect(list.data.filter((v) => v.current).map((v) => v.version)).toEqual([CURRENT])
       for (const v of list.data) {
         // Each snapshot's entry is its CHANGELOG entry (packages/rules/test/Versions.test.ts).
         const entry = RulesetVersions.find(v.version as string)!
@@ -48,7 +51,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
           object: "ruleset",
           version: entry.version,
           released: entry.released,
-          current: v.version === "1.1.0",
+          current: v.version === CURRENT,
           jurisdictions: expect.any(Number),
           changes: entry.changes
         })
@@ -69,7 +72,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
           type: "invalid_request_error",
           code: "resource_missing",
           param: "version",
-          message: expect.stringContaining("Known versions: 1.0.0, 1.1.0")
+          message: expect.stringContaining(`Known versions: ${KNOWN}`)
         }
       })
     })
@@ -90,13 +93,13 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(unknown.body).toMatchObject({
         error: { code: "parameter_invalid", param: "rulesetVersion" }
       })
-      expect((unknown.body as { error: Body }).error.message).toContain("1.0.0, 1.1.0")
+      expect((unknown.body as { error: Body }).error.message).toContain(KNOWN)
       const malformed = await pin("newest")
       expect(malformed.status).toBe(400)
       expect(malformed.body).toMatchObject({ error: { param: "rulesetVersion" } })
     })
 
-    it("a pinned account gets 1.0.0's verdict on checks, estimates and charges, naming it", async () => {
+    it("a pinned account gets its version's verdict on checks, estimates and charges, naming it", async () => {
       // allowUncertain: 1.0.0's uncertain AU lets a fee through, 1.1.0's ban does not.
       await req("POST", "/v1/fee-configs", { allowUncertain: true })
       const decide = async () => {
@@ -125,6 +128,8 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
           charge: [c.convenienceFee > 0, c.compliance.rulesetVersion]
         }
       }
+      expect((await decide()).charge[1]).toBe(CURRENT)
+      expect((await pin("1.1.0")).status).toBe(200)
       expect(await decide()).toEqual({
         check: ["fees_prohibited", "1.1.0"],
         estimate: [false, "1.1.0"],
@@ -139,7 +144,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
         charge: [true, "1.0.0"]
       })
       expect((await pin("latest")).body).not.toHaveProperty("rulesetVersion")
-      expect((await decide()).charge).toEqual([false, "1.1.0"])
+      expect((await decide()).charge[1]).toBe(CURRENT)
       await req("POST", "/v1/fee-configs", { allowUncertain: false })
     })
 
