@@ -61,6 +61,12 @@ export const FeeConfig = Schema.Struct({
     description:
       "For each of regionCodes, the cap and disclosure rule as the ruleset answers today."
   }),
+  rulesetVersion: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "The ruleset version the account pins: its estimates, charges and checks are decided by it. Absent: the account follows the latest version."
+    })
+  ),
   updated: Schema.optional(
     Schema.Boolean.annotations({
       description: "In an update response: true when applied, false when held for approval."

@@ -16,6 +16,7 @@ import {
   RegionCode,
   RoundingMode
 } from "./Field.js"
+import { Pin } from "./RulesetVersion.js"
 
 /** What a non-compliant fee does on a charge: lowered to the largest compliant one, or refused. */
 export const NonCompliant = oneOf("adjust", "reject")
@@ -70,7 +71,8 @@ export const fields = {
         'Per-currency flat fees and limits, by currency code: {"jpy": {"flatFee": 40}}. Replaces the whole map when set. A currency without an entry uses flatFee, minFee and maxFee; where that flatFee cannot be charged exactly (0.30 in JPY) its charges are refused with currency_not_configured.'
     })
   ),
-  regionCodes: Schema.optional(Schema.Array(RegionCode).pipe(Schema.maxItems(MAX_REGION_CODES)))
+  regionCodes: Schema.optional(Schema.Array(RegionCode).pipe(Schema.maxItems(MAX_REGION_CODES))),
+  rulesetVersion: Schema.optional(Pin)
 } as const
 
 /** The update request. */

@@ -47,6 +47,7 @@ import * as OpenApiDocument from "./OpenApiDocument.js"
 import { Refund } from "./Refund.js"
 import { RefundCreate } from "./RefundCreate.js"
 import { Region } from "./Region.js"
+import { RulesetVersion, VersionPath } from "./RulesetVersion.js"
 import { WebhookDelivery } from "./WebhookDelivery.js"
 import { DeletedWebhookEndpoint, WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpointCreate } from "./WebhookEndpointCreate.js"
@@ -233,6 +234,20 @@ export class RegionsGroup extends HttpApiGroup.make("regions")
       .annotate(PublishableKeyAllowed, true)
   ) {}
 
+/** The released versions of the ruleset (docs/design.md §3). */
+export class RulesetsGroup extends HttpApiGroup.make("rulesets")
+  .add(
+    read("list", "/v1/rulesets", "List the ruleset's versions, oldest first").addSuccess(
+      List(RulesetVersion, "RulesetList")
+    )
+  )
+  .add(
+    read("retrieve", "/v1/rulesets/:version", "Retrieve a ruleset version")
+      .setPath(VersionPath)
+      .addSuccess(RulesetVersion)
+      .addError(NotFoundErrorWire)
+  ) {}
+
 /** Events. */
 export class EventsGroup extends HttpApiGroup.make("events")
   .add(
@@ -350,6 +365,7 @@ export class LevyApi extends HttpApi.make("levy")
   .add(DisputesGroup)
   .add(FeeConfigsGroup)
   .add(RegionsGroup)
+  .add(RulesetsGroup)
   .add(EventsGroup)
   .add(WebhookEndpointsGroup)
   .add(KeysGroup)

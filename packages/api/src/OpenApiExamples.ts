@@ -50,7 +50,8 @@ export const pathIds: Readonly<Record<string, string>> = {
   events: "evt_1a2b3c4d5e6f",
   "webhook-endpoints": "we_1a2b3c4d5e6f",
   keys: "key_1a2b3c4d5e6f",
-  regions: "US-NY"
+  regions: "US-NY",
+  rulesets: "1.1.0"
 }
 
 /** An Idempotency-Key as a client makes one: unique per operation, reused only on retry. */

@@ -49,6 +49,8 @@ const expected = [
   "GET /v1/regions",
   "GET /v1/regions/{code}",
   "POST /v1/regions/check-compliance",
+  "GET /v1/rulesets",
+  "GET /v1/rulesets/{version}",
   "GET /v1/events",
   "GET /v1/events/{id}",
   "POST /v1/events/{id}/resend",

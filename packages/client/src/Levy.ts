@@ -19,10 +19,12 @@ import type {
   Event,
   FeeConfig,
   FeeConfigUpdate,
+  List,
   ListParams,
   Refund,
   RefundCreate,
   Region,
+  RulesetVersion,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointCreate,
@@ -152,6 +154,14 @@ const regions = (client: Client) => {
   }
 }
 
+const rulesets = (client: Client) => ({
+  /** `GET /v1/rulesets`: every released version of the ruleset, oldest first, in one list. */
+  list: (): Promise<List.List<RulesetVersion.RulesetVersion>> => run(client.rulesets.list()),
+  /** `GET /v1/rulesets/{version}`: one version ("1.0.0"); a NotFoundError lists the known ones. */
+  retrieve: (version: string): Promise<RulesetVersion.RulesetVersion> =>
+    run(client.rulesets.retrieve({ path: { version } }))
+})
+
 const events = (client: Client) => {
   const list = (query: ListParams.EventListParams) => run(client.events.list({ urlParams: query }))
   return {
@@ -246,6 +256,7 @@ export class Levy {
   readonly disputes: ReturnType<typeof disputes>
   readonly feeConfigs: ReturnType<typeof feeConfigs>
   readonly regions: ReturnType<typeof regions>
+  readonly rulesets: ReturnType<typeof rulesets>
   readonly events: ReturnType<typeof events>
   readonly webhookEndpoints: ReturnType<typeof webhookEndpoints>
   readonly keys: ReturnType<typeof keys>
@@ -258,6 +269,7 @@ export class Levy {
     this.disputes = disputes(client)
     this.feeConfigs = feeConfigs(client)
     this.regions = regions(client)
+    this.rulesets = rulesets(client)
     this.events = events(client)
     this.webhookEndpoints = webhookEndpoints(client)
     this.keys = keys(client)

@@ -11,7 +11,8 @@ const packages = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 const workspace: Record<string, string> = {
   "@levy/api": join(packages, "api/src/index.ts"),
   "@levy/core": join(packages, "core/src/index.ts"),
-  "@levy/rules": join(packages, "rules/src/index.ts")
+  "@levy/rules": join(packages, "rules/src/index.ts"),
+  "@levy/rules/versions": join(packages, "rules/src/versions.ts")
 }
 
 const importsOf = (file: string): Array<string> =>

@@ -60,6 +60,7 @@ const printed: Record<string, ReadonlyArray<ReadonlyArray<unknown>>> = {
     [true, "list", true, "http://127.0.0.1:8787/webhooks"]
   ],
   "Fee configuration": [[2.9, true, 2.5]],
+  "Ruleset versions": [["1.0.0", false, 80], ["1.0.0"]],
   Events: [["charge.succeeded", true]],
   Pagination: [[true, true]],
   "Retries and idempotency": [[true]],

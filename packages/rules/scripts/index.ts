@@ -1,8 +1,13 @@
-/** Rewrites `src/researchFiles.ts` from the files in `research/` (run after adding a record). */
+/** Rewrites `src/researchFiles.ts` and `src/versionFiles.ts` from `research/` and `versions/` (run after adding a file). */
 import { readdirSync, writeFileSync } from "node:fs"
-import { render } from "../src/ResearchIndex.js"
+import { RESEARCH, render, type Target, VERSIONS } from "../src/ResearchIndex.js"
 
-const dir = new URL("../research/", import.meta.url)
-const target = new URL("../src/researchFiles.ts", import.meta.url)
-writeFileSync(target, render(readdirSync(dir)))
-console.log(`wrote ${target.pathname}`)
+const write = (target: Target, module: string) => {
+  const dir = new URL(`../${target.folder}/`, import.meta.url)
+  const file = new URL(`../src/${module}`, import.meta.url)
+  writeFileSync(file, render(readdirSync(dir), target))
+  console.log(`wrote ${file.pathname}`)
+}
+
+write(RESEARCH, "researchFiles.ts")
+write(VERSIONS, "versionFiles.ts")

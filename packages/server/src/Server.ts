@@ -23,6 +23,7 @@ import * as NodeServer from "./http/NodeServer.js"
 import { KeysLive } from "./keys/KeysLive.js"
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
+import { RulesetsLive } from "./rulesets/RulesetsLive.js"
 import { ServerApi } from "./ServerApi.js"
 import { WebhookEndpointsLive } from "./webhookEndpoints/WebhookEndpointsLive.js"
 
@@ -39,6 +40,7 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
     DisputesLive,
     FeeConfigsLive,
     RegionsLive,
+    RulesetsLive,
     EventsLive,
     WebhookEndpointsLive,
     KeysLive,

@@ -101,7 +101,8 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
             metadata,
             ...rest
           } = payload
-          const quote = yield* Estimate.chargeQuote(schedule, rules.ruleset, {
+          const ruleset = yield* Config.pinnedRuleset(rules, config)
+          const quote = yield* Estimate.chargeQuote(schedule, ruleset, {
             ...rest,
             ...card,
             region: yield* Config.regionFor(config, region),

@@ -11,6 +11,7 @@
  *   levy fee-configs approve <fcc_id> [--account ID] [--store …] [--data-dir DIR]
  *   levy fee-configs cancel [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
+ *   levy rules diff <from> <to> [--json]
  *
  * Every command line becomes one `Command` value, handed to the caller's `run`: main runs
  * it, the tests only look at it. Defaults that depend on the environment (`PORT`, `HOST`,
@@ -93,6 +94,13 @@ export type Command =
       readonly apiKey: string
       readonly apiBase: string
       readonly since: number | undefined
+    }
+  | {
+      readonly _tag: "RulesDiff"
+      /** Ruleset versions ("1.0.0", or "latest"); checked when the command runs. */
+      readonly from: string
+      readonly to: string
+      readonly json: boolean
     }
   | { readonly _tag: "Help" }
 
@@ -408,6 +416,31 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     )
   ).pipe(CliCommand.withDescription("forward the test-mode events of the key's account, signed"))
 
+  const rulesDiff = CliCommand.make(
+    "diff",
+    {
+      from: CliArgs.text({ name: "from" }).pipe(
+        CliArgs.withDescription('a ruleset version ("1.0.0"), or "latest"')
+      ),
+      to: CliArgs.text({ name: "to" }).pipe(
+        CliArgs.withDescription('a later (or any other) ruleset version, or "latest"')
+      ),
+      json
+    },
+    handle((flags) =>
+      Effect.succeed({
+        _tag: "RulesDiff",
+        from: flags.from,
+        to: flags.to,
+        json: flags.json
+      } as const)
+    )
+  ).pipe(
+    CliCommand.withDescription(
+      "the jurisdictions whose rules differ between two ruleset versions: added, removed, changed (fields, effective dates, sources)"
+    )
+  )
+
   return CliCommand.make("levy", {}, () => run({ _tag: "Help" })).pipe(
     CliCommand.withSubcommands([
       serve,
@@ -419,7 +452,8 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       CliCommand.make("fee-configs").pipe(
         CliCommand.withSubcommands([feeConfigs("approve"), feeConfigs("cancel")])
       ),
-      listen
+      listen,
+      CliCommand.make("rules").pipe(CliCommand.withSubcommands([rulesDiff]))
     ])
   )
 }

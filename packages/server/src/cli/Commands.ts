@@ -21,6 +21,7 @@ import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
+import * as RulesDiff from "./RulesDiff.js"
 import * as Store from "./Store.js"
 import * as Timeouts from "./Timeouts.js"
 
@@ -223,6 +224,8 @@ export const run = (command: Command) => {
       return feeConfigsResolve(command)
     case "Listen":
       return Listen.run(command)
+    case "RulesDiff":
+      return RulesDiff.run(command)
     case "Help":
       return Effect.void
   }

@@ -78,7 +78,9 @@ export const EstimateHandlerLive = Layer.effect(
       if (Either.isLeft(coa)) return Effect.fail(coa.left)
       const where = Config.regionFor(config, region)
       if (Either.isLeft(where)) return Effect.fail(where.left)
-      const estimated = Estimate.estimate(schedule, rules.ruleset, {
+      const ruleset = Config.rulesetOf(rules, config)
+      if (ruleset === undefined) return Effect.die(Config.unknownPin(config))
+      const estimated = Estimate.estimate(schedule, ruleset, {
         ...context,
         region: where.right,
         costOfAcceptance: coa.right,

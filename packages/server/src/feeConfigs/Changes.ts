@@ -6,7 +6,7 @@
  * handlers return them as they are and the CLI prints their message.
  */
 import { ApiError, FeeConfig } from "@levy/api"
-import { type Compliance, ComplianceRules, type FeeSchedule } from "@levy/core"
+import { Compliance, ComplianceRules, type FeeSchedule } from "@levy/core"
 import {
   type Applied,
   EventRepository,
@@ -57,26 +57,26 @@ export const make = Effect.gen(function* () {
 
   /**
    * A configuration must be compliant in its `defaultRegion` for a consumer's credit card
-   * (the card a surcharge is commonly allowed on), without an amount: the nominal rate.
+   * (the card a surcharge is commonly allowed on), without an amount: the nominal rate; by
+   * the ruleset version the configuration pins.
    */
   const checkDefaultRegion = (config: Config.StoredConfig, schedule: FeeSchedule.FeeSchedule) =>
     Effect.gen(function* () {
       if (config.defaultRegion === null) return
       const costOfAcceptance = yield* Config.costOfAcceptancePpm(config.costOfAcceptance)
-      const verdict = yield* rules
-        .check({
-          region: config.defaultRegion,
-          cardType: "credit",
-          percentage: schedule.percentage,
-          flatFee: schedule.flatFee,
-          costOfAcceptance,
-          allowUncertain: config.allowUncertain
-        })
-        .pipe(
-          Either.mapLeft((e) =>
-            ApiError.fromFeeError(e.param === "region" ? { ...e, param: "defaultRegion" } : e)
-          )
+      const ruleset = yield* Config.pinnedRuleset(rules, config)
+      const verdict = yield* Compliance.check(ruleset, {
+        region: config.defaultRegion,
+        cardType: "credit",
+        percentage: schedule.percentage,
+        flatFee: schedule.flatFee,
+        costOfAcceptance,
+        allowUncertain: config.allowUncertain
+      }).pipe(
+        Either.mapLeft((e) =>
+          ApiError.fromFeeError(e.param === "region" ? { ...e, param: "defaultRegion" } : e)
         )
+      )
       if (!verdict.compliant) {
         return yield* new ApiError.InvalidRequestError({
           code: verdict.reasonCode ?? "fee_not_compliant",

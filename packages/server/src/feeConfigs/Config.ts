@@ -4,7 +4,14 @@
  * `FeeSchedule`, the wire `FeeConfig`, and the storage failures as API errors.
  */
 import { ApiError, type CurrentKey, type FeeConfig, type FeeConfigUpdate } from "@levy/api"
-import { type ComplianceRules, FeeSchedule, Rate } from "@levy/core"
+import {
+  type ComplianceRules,
+  FeeSchedule,
+  Rate,
+  RegionInfo,
+  type Ruleset,
+  RulesetVersions
+} from "@levy/core"
 import {
   type FeeConfigChange,
   FeeConfigRepository,
@@ -32,6 +39,8 @@ export interface StoredConfig {
   readonly requireRegion: boolean
   readonly currencyFees: Readonly<Record<string, FeeConfigUpdate.CurrencyFees>>
   readonly regionCodes: ReadonlyArray<string>
+  /** "latest" or a pinned ruleset version (docs/design.md §3). */
+  readonly rulesetVersion: string
 }
 
 /** A new account's configuration: the specification's default (docs/design.md §2). */
@@ -51,7 +60,8 @@ export const DEFAULT: StoredConfig = {
   allowUncertain: false,
   requireRegion: false,
   currencyFees: {},
-  regionCodes: []
+  regionCodes: [],
+  rulesetVersion: RulesetVersions.LATEST
 }
 
 /** The stored object over the defaults (a field the store lacks keeps its default). */
@@ -130,20 +140,59 @@ export const regionFor = (
     : Either.right(region)
 }
 
+type Rules = Context.Tag.Service<ComplianceRules>
+
+/**
+ * The ruleset the account's estimates, charges and checks are decided by (docs/design.md §3):
+ * the service's own for "latest" (with any overrides an embedding app laid over it), else the
+ * pinned release; undefined for a version this server does not know.
+ */
+export const rulesetOf = (rules: Rules, config: StoredConfig): Ruleset.Ruleset | undefined =>
+  config.rulesetVersion === RulesetVersions.LATEST
+    ? rules.ruleset
+    : RulesetVersions.find(config.rulesetVersion)?.ruleset()
+
+/**
+ * A stored pin this server does not know (a store written by a newer version of Levy) is the
+ * server's fault, a defect, never a silent answer by another version.
+ */
+export const unknownPin = (config: StoredConfig) =>
+  new Error(
+    `The stored fee configuration pins an unknown ruleset: ${RulesetVersions.unknownMessage(config.rulesetVersion)}`
+  )
+
+/** The account's ruleset (`rulesetOf`), or the defect of an unknown stored pin. */
+export const pinnedRuleset = (rules: Rules, config: StoredConfig) => {
+  const ruleset = rulesetOf(rules, config)
+  return ruleset === undefined ? Effect.die(unknownPin(config)) : Effect.succeed(ruleset)
+}
+
+/** A pin to set must name a released version: else a 400 naming `rulesetVersion`. */
+export const checkPin = (
+  config: StoredConfig
+): Either.Either<void, ApiError.InvalidRequestError> =>
+  config.rulesetVersion === RulesetVersions.LATEST ||
+  RulesetVersions.find(config.rulesetVersion) !== undefined
+    ? Either.void
+    : Either.left(
+        new ApiError.InvalidRequestError({
+          code: "parameter_invalid",
+          param: "rulesetVersion",
+          message: `Invalid rulesetVersion: ${RulesetVersions.unknownMessage(config.rulesetVersion)} See GET /v1/rulesets.`
+        })
+      )
+
 /** `costOfAcceptance` percent → parts per million (the engine's unit). */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
   percent === null || percent === undefined
     ? Either.right(undefined)
     : Rate.parsePercentage(percent, "costOfAcceptance").pipe(Either.mapLeft(ApiError.fromFeeError))
 
-/** The cap and disclosure rule of each listed region, as the ruleset answers today. */
-export const regionsOf = (
-  rules: Context.Tag.Service<ComplianceRules>,
-  codes: ReadonlyArray<string>
-) => {
+/** The cap and disclosure rule of each listed region, as the account's ruleset answers today. */
+export const regionsOf = (ruleset: Ruleset.Ruleset, codes: ReadonlyArray<string>) => {
   const out: Record<string, { maxPercentage: number; requiresDisclosure: boolean }> = {}
   for (const code of codes) {
-    const info = rules.region(code)
+    const info = RegionInfo.describe(ruleset, code)
     if (info !== undefined) {
       out[info.regionCode] = {
         maxPercentage: info.maxPercentage,
@@ -163,7 +212,7 @@ export const pendingOf = (change: FeeConfigChange): FeeConfig.PendingChange => (
 
 /** The wire `FeeConfig`. */
 export const toWire = (
-  rules: Context.Tag.Service<ComplianceRules>,
+  rules: Rules,
   tenant: Tenant.Tenant,
   config: StoredConfig,
   extra: {
@@ -189,7 +238,11 @@ export const toWire = (
   requireRegion: config.requireRegion,
   currencyFees: config.currencyFees,
   regionCodes: config.regionCodes,
-  regions: regionsOf(rules, config.regionCodes),
+  regions: regionsOf(rulesetOf(rules, config) ?? rules.ruleset, config.regionCodes),
+  // Shown when pinned: an account that follows the latest answers the specification's fields only.
+  ...(config.rulesetVersion === RulesetVersions.LATEST
+    ? {}
+    : { rulesetVersion: config.rulesetVersion }),
   ...(extra.updated === undefined ? {} : { updated: extra.updated }),
   ...(Option.isSome(extra.pending) ? { pendingChange: pendingOf(extra.pending.value) } : {})
 })

@@ -41,6 +41,7 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
           const tenant = Config.tenantOf(key)
           const { config: before } = yield* Config.current(tenant)
           const next = Config.fromJson(Config.toJson({ ...before, ...payload }))
+          yield* Config.checkPin(next)
           yield* Config.schedule(before).pipe(Effect.orDieWith(Config.refused))
           const nextSchedule = yield* Config.schedule(next)
           yield* checkDefaultRegion(next, nextSchedule)

@@ -7,9 +7,9 @@
  *
  * The points: every currency at amounts around each configuration's own boundaries (amount
  * limits, where the fee limits start to bind) and a spread of odd amounts (rounding), with
- * the region omitted (so `defaultRegion` applies); then every place in the ruleset (and the
- * region omitted) for each card type, cardholder, channel and fee type, at a few amounts in a
- * few currencies. A charge refused before and collected with a fee after counts as a raise.
+ * the region omitted (so `defaultRegion` applies); then every place in either configuration's
+ * ruleset version (and the region omitted) for each card type, cardholder, channel and fee
+ * type, at a few amounts in a few currencies. A charge refused before and collected with a fee after counts as a raise.
  */
 
 import type { FeeSchedule } from "@levy/core"
@@ -27,19 +27,21 @@ interface Point {
   readonly context: Omit<Estimate.FeeRequest, "amount" | "currency">
 }
 
-/** A configuration ready to price charges: its schedule and compliance settings. */
+/** A configuration ready to price charges: its schedule, compliance settings and ruleset version. */
 interface Priced {
   readonly config: StoredConfig
   readonly schedule: FeeSchedule.FeeSchedule
   readonly costOfAcceptance: number | undefined
+  readonly ruleset: Ruleset.Ruleset
 }
 
-const priced = (config: StoredConfig): Priced | undefined => {
+const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
   const schedule = Config.schedule(config)
   const coa = Config.costOfAcceptancePpm(config.costOfAcceptance)
-  return Either.isLeft(schedule) || Either.isLeft(coa)
+  const ruleset = Config.rulesetOf(rules, config)
+  return Either.isLeft(schedule) || Either.isLeft(coa) || ruleset === undefined
     ? undefined
-    : { config, schedule: schedule.right, costOfAcceptance: coa.right }
+    : { config, schedule: schedule.right, costOfAcceptance: coa.right, ruleset }
 }
 
 /**
@@ -47,8 +49,8 @@ const priced = (config: StoredConfig): Priced | undefined => {
  * lowered to the largest compliant one, refused under `nonCompliant: reject`); undefined
  * when the charge is refused.
  */
-const chargedFee = (rules: Rules, p: Priced, point: Point): number | undefined => {
-  const quote = Estimate.chargeQuote(p.schedule, rules.ruleset, {
+const chargedFee = (p: Priced, point: Point): number | undefined => {
+  const quote = Estimate.chargeQuote(p.schedule, p.ruleset, {
     ...point.context,
     amount: point.amount,
     currency: point.currency,
@@ -127,11 +129,11 @@ const amountsFor = (configs: ReadonlyArray<Priced>, unit: Currency.Currency) =>
     (a) => a > 0 && a <= unit.maximumCharge
   )
 
-/** The compliance contexts of the second pass: every place (and none) × card and channel. */
-const contexts = (rules: Rules): ReadonlyArray<Point["context"]> => {
+/** The compliance contexts of the second pass: every place of either ruleset (and none) × card and channel. */
+const contexts = (rulesets: ReadonlyArray<Ruleset.Ruleset>): ReadonlyArray<Point["context"]> => {
   const regions: ReadonlyArray<string | undefined> = [
     undefined,
-    ...Ruleset.placeCodes(rules.ruleset)
+    ...new Set(rulesets.flatMap(Ruleset.placeCodes))
   ]
   const out: Array<Point["context"]> = []
   for (const region of regions)
@@ -153,14 +155,14 @@ const CONTEXT_AMOUNTS = [999, 10001, 123457]
  * the caller validates `next` first.
  */
 export const raisesFee = (rules: Rules, before: StoredConfig, next: StoredConfig): boolean => {
-  const b = priced(before)
-  const n = priced(next)
+  const b = priced(rules, before)
+  const n = priced(rules, next)
   if (n === undefined) return false
   if (b === undefined) return true
   const raisedAt = (point: Point) => {
-    const after = chargedFee(rules, n, point)
+    const after = chargedFee(n, point)
     if (after === undefined) return false
-    const was = chargedFee(rules, b, point)
+    const was = chargedFee(b, point)
     return was === undefined ? after > 0 : after > was
   }
   for (const unit of Currency.all) {
@@ -168,7 +170,7 @@ export const raisesFee = (rules: Rules, before: StoredConfig, next: StoredConfig
       if (raisedAt({ amount, currency: unit.code, context: {} })) return true
     }
   }
-  for (const context of contexts(rules)) {
+  for (const context of contexts([b.ruleset, n.ruleset])) {
     for (const currency of CONTEXT_CURRENCIES) {
       for (const amount of CONTEXT_AMOUNTS) {
         if (raisedAt({ amount, currency, context })) return true

@@ -1,11 +1,14 @@
 /**
  * Handlers of the regions group over the engine's `ComplianceRules`: the list (cursor =
- * region code), one region, and the compliance check. No storage involved.
+ * region code), one region, and the compliance check, by the ruleset version the account
+ * pins (docs/design.md §3): the one read of storage here.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, ComplianceCheckResult, List, Region } from "@levy/api"
-import { ComplianceRules, Rate } from "@levy/core"
-import { Effect, Either } from "effect"
+import { ApiError, ComplianceCheckResult, CurrentKey, List, Region } from "@levy/api"
+import { Compliance, ComplianceRules, Rate } from "@levy/core"
+import { FeeConfigRepository } from "@levy/storage"
+import { Effect, Either, Option } from "effect"
+import * as Config from "../feeConfigs/Config.js"
 import { ServerApi } from "../ServerApi.js"
 
 const URL_PATH = "/v1/regions"
@@ -35,6 +38,17 @@ const page = <A extends { readonly regionCode: string }>(
 export const RegionsLive = HttpApiBuilder.group(ServerApi, "regions", (handlers) =>
   Effect.gen(function* () {
     const rules = yield* ComplianceRules
+    const repo = yield* FeeConfigRepository
+    /** The key's account's ruleset version; an account never configured follows the latest. */
+    const rulesetFor = (key: CurrentKey.Key) =>
+      repo.get(Config.tenantOf(key)).pipe(
+        Effect.catchTag("StorageError", Config.unavailable),
+        Effect.flatMap((found) =>
+          Option.isNone(found)
+            ? Effect.succeed(rules.ruleset)
+            : Config.pinnedRuleset(rules, Config.fromJson(found.value.config))
+        )
+      )
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.sync(() => {
@@ -67,9 +81,10 @@ export const RegionsLive = HttpApiBuilder.group(ServerApi, "regions", (handlers)
                 ? Either.right(undefined)
                 : Rate.parsePercentage(costOfAcceptance, "costOfAcceptance")
           }).pipe(Either.mapLeft(ApiError.fromFeeError))
-          const verdict = yield* rules
-            .check({ ...context, ...input })
-            .pipe(Either.mapLeft(ApiError.fromFeeError))
+          const ruleset = yield* rulesetFor(yield* CurrentKey.CurrentKey)
+          const verdict = yield* Compliance.check(ruleset, { ...context, ...input }).pipe(
+            Either.mapLeft(ApiError.fromFeeError)
+          )
           return ComplianceCheckResult.fromEngine(payload.region, verdict)
         })
       )
