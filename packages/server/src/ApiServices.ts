@@ -7,7 +7,7 @@
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ComplianceRules } from "@levy/core"
 import { Layer } from "effect"
-import { PaymentProcessors } from "./charges/PaymentProcessor.js"
+import { PaymentProcessors } from "./processors/PaymentProcessors.js"
 import * as Housekeeping from "./Housekeeping.js"
 import type { EdgeConfig } from "./http/EdgeConfig.js"
 import * as KeyResolverStorage from "./KeyResolverStorage.js"
