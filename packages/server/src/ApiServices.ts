@@ -7,10 +7,10 @@
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ComplianceRules } from "@levy/core"
 import { Layer } from "effect"
-import { PaymentProcessors } from "./processors/PaymentProcessors.js"
 import * as Housekeeping from "./Housekeeping.js"
 import type { EdgeConfig } from "./http/EdgeConfig.js"
 import * as KeyResolverStorage from "./KeyResolverStorage.js"
+import { PaymentProcessors } from "./processors/PaymentProcessors.js"
 import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
 export interface Settings<E> {
