@@ -13,6 +13,7 @@ import { ApiError, CurrentKey, Refund } from "@levy/api"
 import {
   type Charge,
   ChargeRepository,
+  IdempotencyRepository,
   Ids,
   StorageError,
   type StoredCharge,
@@ -76,6 +77,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
     const transactions = yield* Transactions
     const processors = yield* PaymentProcessors
     const ids = yield* Ids
+    const idempotency = yield* IdempotencyRepository
 
     /** The charge of the tenant; another account's or mode's is a 404 on `charge`. */
     const chargeOf = (tenant: Tenant.Tenant, id: string) =>
@@ -132,7 +134,9 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
         const charge = (yield* charges.get(tenant, refund.chargeId)) as StoredCharge
         if (refund.status !== "pending") {
           const response = RefundPhases.responseOf(refund, charge.currency)
-          yield* Idempotency.record(response.status, response.body)
+          // Stored for the key whether or not the claim survived (never a defect: a 503 at worst).
+          yield* idempotency.settle(tenant, claim.key, claim.fingerprint, response)
+          yield* Idempotency.answered
           return yield* answer(refund, charge.currency)
         }
         return yield* finish(processor, refund, charge)
