@@ -9,7 +9,7 @@
  * dispute is open is not refunded.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey, Refund } from "@levy/api"
+import { ApiError, CurrentKey } from "@levy/api"
 import {
   type Charge,
   ChargeRepository,
