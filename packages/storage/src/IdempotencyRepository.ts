@@ -164,6 +164,18 @@ export interface IdempotencyRepositoryService {
     key: string,
     response: StoredResponse
   ) => Effect.Effect<IdempotencyRecord, RecordNotFound | StorageError>
+  /**
+   * Stores the response of a request that finished after its claim may have been forgotten (a
+   * pending charge settled by a retry or the recovery sweeper): completes the record, or writes
+   * it done when there is none; a record of another request (another fingerprint) is left.
+   * Without a fingerprint it only completes an existing record.
+   */
+  readonly settle: (
+    tenant: Tenant,
+    key: string,
+    fingerprint: string | null,
+    response: StoredResponse
+  ) => Effect.Effect<void, StorageError>
   /** Forgets an in-progress claim (the request failed in a way that must not be replayed). */
   readonly release: (tenant: Tenant, key: string) => Effect.Effect<void, StorageError>
   readonly get: (
@@ -263,6 +275,22 @@ export const makeSql = Effect.gen(function* () {
             : Effect.fail(new RecordNotFound({ entity: "idempotency_record", id: key }))
         )
       ),
+    settle: (tenant, key, fingerprint, response) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const body = SqlSupport.json(sealBody(box, tenant, key, response))
+        return fingerprint === null
+          ? sql`UPDATE idempotency_records SET state = 'done', response_status = ${response.status},
+                response_body = ${body}
+              WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}`
+          : sql`INSERT INTO idempotency_records (account_id, livemode, key, fingerprint, state,
+                response_status, response_body, created_ms, expires_at_ms)
+              VALUES (${tenant.accountId}, ${tenant.livemode}, ${key}, ${fingerprint}, 'done',
+                ${response.status}, ${body}, ${now}, ${now + TTL_MS})
+              ON CONFLICT (account_id, livemode, key) DO UPDATE
+                SET state = 'done', response_status = EXCLUDED.response_status,
+                    response_body = EXCLUDED.response_body
+                WHERE idempotency_records.fingerprint = EXCLUDED.fingerprint`
+      }).pipe(SqlSupport.orStorageError, Effect.asVoid),
     release: (tenant, key) =>
       sql`DELETE FROM idempotency_records
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}
@@ -320,6 +348,21 @@ export const makeMemory = Effect.gen(function* () {
         w.put(TABLE, keyOf(tenant, key), { ...found, state: "done", response: stored })
         return Effect.succeed<IdempotencyRecord>({ ...found, state: "done", response })
       }),
+    settle: (tenant, key, fingerprint, response) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        store.write((w) => {
+          const found = records.get(keyOf(tenant, key))
+          const stored = { status: response.status, body: sealBody(box, tenant, key, response) }
+          if (found !== undefined) {
+            if (fingerprint === null || found.fingerprint === fingerprint)
+              w.put(TABLE, keyOf(tenant, key), { ...found, state: "done", response: stored })
+          } else if (fingerprint !== null) {
+            const record = started(tenant, key, fingerprint, now)
+            w.put(TABLE, keyOf(tenant, key), { ...record, state: "done", response: stored })
+          }
+          return Effect.void
+        })
+      ),
     release: (tenant, key) =>
       store.write((w) => {
         if (records.get(keyOf(tenant, key))?.state === "in_progress")

@@ -45,12 +45,10 @@ export const layerSqlRepositories: Layer.Layer<
   AccountRepository.layerSql,
   FeeConfigRepository.layerSql,
   ChargeRepository.layerSql,
-  IdempotencyRepository.layerSql,
-  EventRepository.layerSql,
   WebhookEndpointRepository.layerSql,
   WebhookDeliveryRepository.layerSql,
   Transactions.layerSql
-)
+).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, EventRepository.layerSql)))
 
 /** The in-memory store; secrets are sealed with a random per-process key. */
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(

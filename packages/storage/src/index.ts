@@ -14,12 +14,21 @@ export {
   type ChargeOutcome,
   ChargeRepository,
   type ChargeRepositoryService,
+  type ChargeSettlement,
   type ChargeWrite,
   type Dispute,
   type DisputeFilter,
+  type IdempotencyCompletion,
   type NewCharge,
+  type Processing,
+  type RecoveryClaim,
   type Refund,
-  type RefundedSoFar
+  type RefundedSoFar,
+  type RefundSettlement,
+  type Settled,
+  type SettleEffects,
+  type StoredCharge,
+  type StoredRefund
 } from "./ChargeRepository.js"
 export * as Embedded from "./Embedded.js"
 export {

@@ -19,6 +19,7 @@ import type { Tenant } from "../src/Tenant.js"
 import { Transactions } from "../src/Transactions.js"
 import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
+import { chargePhaseCases } from "./chargePhases.js"
 import { stores } from "./stores.js"
 
 const nextId = timeOrdered()
@@ -111,6 +112,8 @@ for (const store of stores) {
   layer(store.layer, { excludeTestServices: true, timeout: 60_000 })(
     `storage conformance: ${store.name}`,
     (it) => {
+      chargePhaseCases(it)
+
       it.effect(
         "a charge, its idempotency record and its event commit together or not at all",
         () =>

@@ -37,7 +37,8 @@ for (const store of sqlStores) {
           expect(applied.map((m) => [m.migration_id, m.name])).toEqual([
             [1, "init"],
             [2, "webhook_secret_roll"],
-            [3, "event_fan_out"]
+            [3, "event_fan_out"],
+            [4, "charge_phases"]
           ])
           expect(yield* Migrations.migrate).toEqual([])
         })

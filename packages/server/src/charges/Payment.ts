@@ -6,66 +6,84 @@
  */
 
 import type { FeeConfigUpdate } from "@levy/api"
-import { ApiError, type ChargeCreate, type FeeConfig } from "@levy/api"
+import { ApiError, type ChargeCreate } from "@levy/api"
 import type { Estimate } from "@levy/core"
 import type { Tenant } from "@levy/storage"
-import { Effect, Either, Option } from "effect"
-import type { PaymentProcessor, PaymentProcessors } from "./PaymentProcessor.js"
-import type { Card } from "./Simulator.js"
+import { Effect, Option } from "effect"
+import * as Config from "../feeConfigs/Config.js"
+import type { PaymentMethod, PaymentProcessor } from "../processors/PaymentProcessor.js"
+import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
+import * as ProcessorErrors from "./ProcessorErrors.js"
 
-export { DEFAULT_SOURCE } from "./Simulator.js"
+export { DEFAULT_SOURCE } from "../processors/simulator/Simulator.js"
 
-/** The tenant's processor, or the 400 saying none is configured. */
+/** The tenant's processor, or the 400 saying none is configured (a store failure is a 503). */
 export const processorFor = (
   processors: typeof PaymentProcessors.Service,
   tenant: Tenant.Tenant
-): Effect.Effect<PaymentProcessor, ApiError.InvalidRequestError> =>
-  Option.match(processors.forTenant(tenant), {
-    onSome: Effect.succeed,
-    onNone: () =>
-      Effect.fail(
-        new ApiError.InvalidRequestError({
-          code: "processor_not_configured",
-          message:
-            "No payment processor is configured for this account in live mode, so live charges cannot be made. Configure one, or use a development key to charge in test mode."
-        })
-      )
-  })
+): Effect.Effect<
+  PaymentProcessor,
+  ApiError.InvalidRequestError | ApiError.ServiceUnavailableError
+> =>
+  processors.forTenant(tenant).pipe(
+    Effect.catchTag("StorageError", Config.unavailable),
+    Effect.flatMap(
+      Option.match({
+        onSome: Effect.succeed,
+        onNone: () =>
+          Effect.fail(
+            new ApiError.InvalidRequestError({
+              code: "processor_not_configured",
+              message:
+                "No payment processor is configured for this account in live mode, so live charges cannot be made. Configure one, or use a development key to charge in test mode."
+            })
+          )
+      })
+    )
+  )
 
-/** The card of the charge: the request's fields, filled in and checked against the source's card. */
+/** The card fields of a charge request the processor can tell. */
+type CardFields = Pick<ChargeCreate.ChargeCreate, "cardType" | "cardNetwork" | "cardIssuingCountry">
+
+/** What the processor says of the card, as the engine's inputs (unknowns left out). */
+const fieldsOf = (method: PaymentMethod): CardFields => ({
+  ...(method.funding === "unknown" ? {} : { cardType: method.funding }),
+  ...(method.network === null ? {} : { cardNetwork: method.network }),
+  ...(method.issuingCountry === null ? {} : { cardIssuingCountry: method.issuingCountry })
+})
+
+const describeCard = (card: CardFields) =>
+  [card.cardIssuingCountry, card.cardNetwork, card.cardType]
+    .filter((p) => p !== undefined)
+    .join(" ")
+
+/**
+ * The card of the charge: what the processor tells of the source (funding, network, issuing
+ * country) over the request's fields, which may not contradict it. Fails with the API's error
+ * for a source the processor cannot use, a processor that refused or did not answer.
+ */
 export const checkCard = (
   processor: PaymentProcessor,
   source: string,
-  request: Pick<ChargeCreate.ChargeCreate, "cardType" | "cardNetwork">
-): Effect.Effect<
-  {
-    readonly cardType?: Card["cardType"] | typeof request.cardType
-    readonly cardNetwork?: typeof request.cardNetwork
-  },
-  ApiError.InvalidRequestError
-> =>
+  request: CardFields
+): Effect.Effect<CardFields, ApiError.InvalidRequestError | ApiError.ServiceUnavailableError> =>
   Effect.gen(function* () {
-    const described = processor.describe(source)
-    if (Either.isLeft(described)) {
-      return yield* new ApiError.InvalidRequestError({
-        code: "source_invalid",
-        param: "source",
-        message: `No such source: '${source}'. ${described.left}`
-      })
-    }
-    if (Option.isNone(described.right)) return request
-    const card = described.right.value
-    for (const field of ["cardType", "cardNetwork"] as const) {
+    const method = yield* processor
+      .describe(source)
+      .pipe(Effect.catchAll(ProcessorErrors.ofDescribe))
+    const card = fieldsOf(method)
+    for (const field of ["cardType", "cardNetwork", "cardIssuingCountry"] as const) {
       const asked = request[field]
-      if (asked !== undefined && asked !== card[field]) {
+      const told = card[field]
+      if (asked !== undefined && told !== undefined && asked !== told) {
         return yield* new ApiError.InvalidRequestError({
           code: "card_mismatch",
           param: field,
-          message: `${field} '${asked}' contradicts the source '${source}', a ${card.cardNetwork} ${card.cardType} card.`
+          message: `${field} '${asked}' contradicts the source '${source}', a ${describeCard(card)} card. Leave ${field} out, or send the source of the card you mean.`
         })
       }
     }
-    return card
+    return { ...request, ...card }
   })
 
 /**
@@ -96,17 +114,3 @@ const refusal = (verdict: Estimate.ChargeQuote["compliance"]) =>
         code: verdict.reasonCode ?? "fee_not_compliant",
         message: `The convenience fee is not allowed here: ${verdict.reason ?? "not compliant"}`
       })
-
-/** What to collect: base + fee at once (`direct`), or the base and the fee apart (`separate`). */
-export const collectParts = (
-  billingMode: FeeConfig.FeeConfig["billingMode"],
-  quote: Pick<Estimate.ChargeQuote, "baseAmount" | "convenienceFee" | "totalAmount">
-): ReadonlyArray<{ readonly part: "amount" | "fee"; readonly amount: number }> =>
-  billingMode === "direct"
-    ? [{ part: "amount", amount: quote.totalAmount }]
-    : quote.convenienceFee === 0
-      ? [{ part: "amount", amount: quote.baseAmount }]
-      : [
-          { part: "amount", amount: quote.baseAmount },
-          { part: "fee", amount: quote.convenienceFee }
-        ]

@@ -6,6 +6,7 @@
  * when nothing committed, runs again — never a second write. Requests that write nothing
  * (estimates, compliance checks) are recorded by the edge after they answer.
  */
+import { ApiError } from "@levy/api"
 import { IdempotencyRepository, type Json, type Tenant } from "@levy/storage"
 import { Effect, FiberRef, Option, Schema } from "effect"
 
@@ -13,6 +14,8 @@ import { Effect, FiberRef, Option, Schema } from "effect"
 export interface Claim {
   readonly tenant: Tenant.Tenant
   readonly key: string
+  /** What the request was (method, path, body digest): a record resumed under the key must match. */
+  readonly fingerprint: string
   recorded: boolean
 }
 
@@ -44,6 +47,31 @@ export const recordSuccess = <A, I>(
     Effect.orDie,
     Effect.flatMap((body) => record(200, body as Json, sealed))
   )
+
+/**
+ * A record made earlier under the request's key (a pending charge or refund) may be resumed
+ * only by the same request: another body under the key is refused, as the edge refuses it.
+ */
+export const sameRequest = (claim: Claim, fingerprint: string | null) =>
+  fingerprint === null || fingerprint === claim.fingerprint
+    ? Effect.void
+    : Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "idempotency_key_reused",
+          param: "Idempotency-Key",
+          message:
+            "This Idempotency-Key was already used with a different request; use a new key for a new request."
+        })
+      )
+
+/**
+ * Marks the current claim answered by a write that stored its response itself (a settle), or
+ * that must not be stored at all (a payment the processor left pending): the edge then
+ * neither stores nor forgets it.
+ */
+export const answered = Effect.map(FiberRef.get(CurrentClaim), (claim) => {
+  if (Option.isSome(claim)) claim.value.recorded = true
+})
 
 /** The claim of the current request, for a handler that stores its response itself. */
 export const currentClaim: Effect.Effect<Option.Option<Claim>> = FiberRef.get(CurrentClaim)

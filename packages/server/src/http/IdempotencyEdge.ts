@@ -101,7 +101,7 @@ export const make = (deadline: Duration.DurationInput = DEADLINE) =>
             headers: { "idempotent-replayed": "true" }
           })
         }
-        const claim: Claim = { tenant, key, recorded: false }
+        const claim: Claim = { tenant, key, fingerprint, recorded: false }
         const forget = repo.release(tenant, key).pipe(Effect.catchAll(unavailable), Effect.ignore)
         const response = yield* respond.pipe(
           Effect.locally(CurrentClaim, Option.some(claim)),

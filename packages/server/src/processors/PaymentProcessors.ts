@@ -4,8 +4,9 @@
  * none configured there is no processor, and a live charge is refused, never faked.
  */
 import type { StorageError, Tenant } from "@levy/storage"
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { PaymentProcessor } from "./PaymentProcessor.js"
+import * as Simulator from "./simulator/Simulator.js"
 
 /** A configured processor as its notification endpoint needs it. */
 export interface NotificationTarget {
@@ -33,4 +34,11 @@ export interface PaymentProcessorsService {
 export class PaymentProcessors extends Context.Tag("@levy/server/PaymentProcessors")<
   PaymentProcessors,
   PaymentProcessorsService
->() {}
+>() {
+  /** The simulator in test mode, no processor in live mode (no configuration read). */
+  static readonly layerTestOnly = Layer.succeed(PaymentProcessors, {
+    forTenant: (tenant) =>
+      Effect.succeed(tenant.livemode ? Option.none() : Option.some(Simulator.processor)),
+    forNotifications: () => Effect.succeed(Option.none())
+  })
+}

@@ -1,0 +1,253 @@
+/**
+ * Phases 2 and 3 of a charge (docs/design.md §4), shared by the request that wrote it pending,
+ * a retry with the same Idempotency-Key, and the recovery sweeper: collect with the keys fixed
+ * in the pending row (Collect.ts), then settle it in one transaction with its event, the
+ * processor's dispute if any, and the response the request answers, stored for its key. The
+ * settle is conditional, so whoever comes second writes nothing and answers what the first
+ * stored: the response is a function of the stored charge alone (`responseOf`).
+ */
+import { ApiError, Dispute as DisputeWire, Charge as Wire } from "@levy/api"
+import {
+  ChargeRepository,
+  type ChargeSettlement,
+  type Dispute,
+  type Event,
+  Ids,
+  type Json,
+  type JsonObject,
+  StorageError,
+  type Charge as Stored,
+  type StoredCharge
+} from "@levy/storage"
+import { Effect, Schema } from "effect"
+import type { PaymentProcessor, ProcessorUnavailable } from "../processors/PaymentProcessor.js"
+import * as ChargeWire from "./ChargeWire.js"
+import * as Collect from "./Collect.js"
+import * as ProcessorErrors from "./ProcessorErrors.js"
+import * as TestCrash from "./TestCrash.js"
+
+/**
+ * How long a pending charge or refund is left to the request working on it before the recovery
+ * sweeper may take it: well beyond the longest a request runs (IdempotencyEdge.DEADLINE, 20 s),
+ * so the sweeper never races a live request.
+ */
+export const LEASE_MS = 60_000
+
+const encodeCharge = Schema.encodeSync(Wire.Charge)
+const encodeDispute = Schema.encodeSync(DisputeWire.Dispute)
+const now = () => Math.floor(Date.now() / 1000)
+
+/** Processors cap metadata (Stripe: 50 keys): Levy's two keys always fit. */
+const MAX_MERCHANT_METADATA = 48
+
+/** The metadata recorded on the payment: the charge's, and Levy's charge id and account. */
+const processorMetadata = (charge: Stored): Record<string, string> => ({
+  ...Object.fromEntries(Object.entries(charge.metadata).slice(0, MAX_MERCHANT_METADATA)),
+  levy_charge: charge.id,
+  levy_account: charge.accountId
+})
+
+/** What to collect for a pending charge: its stored amounts, never a new quote. */
+export const planOf = (charge: StoredCharge, resumed: boolean): Collect.Plan => {
+  const details = charge.details as unknown as ChargeWire.Details
+  return {
+    key: charge.processorKey ?? `levy_${charge.id}`,
+    source: details.source,
+    currency: charge.currency,
+    billingMode: details.billingMode,
+    base: charge.amount,
+    fee: charge.convenienceFee,
+    description: charge.description ?? undefined,
+    metadata: processorMetadata(charge),
+    resumed
+  }
+}
+
+/** Why a charge failed, kept in `details.failure`: which error its request answers. */
+interface Failure {
+  readonly kind: "declined" | "refused" | "source_invalid"
+  readonly declineCode?: string | undefined
+}
+
+/** The error a settled charge's request answers; none for a succeeded one. */
+export const errorOf = (charge: Stored): ApiError.LevyError | undefined => {
+  if (charge.status !== "failed") return undefined
+  const failure = (charge.details as { failure?: Failure }).failure
+  const code = charge.failureCode ?? "card_declined"
+  const message = charge.failureMessage ?? "Your card was declined."
+  switch (failure?.kind) {
+    case "refused":
+      return new ApiError.InvalidRequestError({ code, message })
+    case "source_invalid":
+      return new ApiError.InvalidRequestError({ code, message, param: "source" })
+    default:
+      return new ApiError.CardError({
+        code,
+        message,
+        ...(failure?.declineCode === undefined ? {} : { declineCode: failure.declineCode }),
+        charge: charge.id
+      })
+  }
+}
+
+/** The response (status and body) a settled charge's request answers. */
+export const responseOf = (charge: Stored): { readonly status: number; readonly body: Json } => {
+  const error = errorOf(charge)
+  return error === undefined
+    ? { status: 200, body: encodeCharge(ChargeWire.toWire(charge)) as unknown as Json }
+    : (ApiError.toResponse(error) as { status: number; body: Json })
+}
+
+/** The stored outcome of a collection that ended. */
+const settlementOf = (
+  charge: StoredCharge,
+  collected: Exclude<Collect.Collected, { readonly _tag: "Pending" }>
+): ChargeSettlement => {
+  const details = charge.details
+  const unwind = collected._tag === "Succeeded" ? undefined : collected.unwind
+  const failed = (failure: Failure, code: string, message: string): ChargeSettlement => ({
+    status: "failed",
+    failureCode: code,
+    failureMessage: message,
+    processorReference: null,
+    details: {
+      ...details,
+      failure: failure as unknown as JsonObject,
+      ...(unwind === undefined ? {} : { unwind: unwind as unknown as JsonObject })
+    }
+  })
+  switch (collected._tag) {
+    case "Succeeded":
+      return {
+        status: "succeeded",
+        processorReference: collected.reference,
+        details: { ...details, transactions: collected.transactions as unknown as Json }
+      }
+    case "Declined":
+      return failed(
+        { kind: "declined", declineCode: collected.declineCode },
+        collected.code,
+        collected.message
+      )
+    case "Refused": {
+      const error =
+        collected.error._tag === "SourceInvalid"
+          ? ProcessorErrors.sourceInvalid(collected.error)
+          : ProcessorErrors.refused(collected.error)
+      const kind = collected.error._tag === "SourceInvalid" ? "source_invalid" : "refused"
+      return failed({ kind }, error.code, error.message)
+    }
+  }
+}
+
+/** An event of a charge, naming the request's key as the request's own events do. */
+const eventOf = (
+  charge: Stored & { readonly idempotencyKey: string | null },
+  id: string,
+  type: string,
+  object: unknown,
+  created: number
+): Event => ({
+  id,
+  accountId: charge.accountId,
+  livemode: charge.livemode,
+  type,
+  data: { object: object as Json },
+  request: charge.idempotencyKey === null ? null : { idempotencyKey: charge.idempotencyKey },
+  created
+})
+
+/**
+ * Phase 3: settles the pending charge with what the processor did, its events, the
+ * processor's dispute and the stored response, if nobody settled it first.
+ */
+export const settle = (
+  charge: StoredCharge,
+  collected: Exclude<Collect.Collected, { readonly _tag: "Pending" }>
+) =>
+  Effect.gen(function* () {
+    const ids = yield* Ids
+    const charges = yield* ChargeRepository
+    const eventId = yield* ids.make("evt")
+    const disputeIds = { dispute: yield* ids.make("dp"), event: yield* ids.make("evt") }
+    const at = now()
+    const reported = collected._tag === "Succeeded" ? collected.dispute : undefined
+    return yield* charges.settleCharge(
+      charge,
+      charge.id,
+      settlementOf(charge, collected),
+      (settled) => {
+        const body = encodeCharge(ChargeWire.toWire(settled))
+        const type = settled.status === "succeeded" ? "charge.succeeded" : "charge.failed"
+        const dispute: Dispute | undefined =
+          reported === undefined
+            ? undefined
+            : {
+                id: disputeIds.dispute,
+                accountId: settled.accountId,
+                livemode: settled.livemode,
+                chargeId: settled.id,
+                amount: settled.totalAmount,
+                status: "needs_response",
+                reason: reported.reason,
+                created: at,
+                updated: at
+              }
+        const disputeEvent =
+          dispute === undefined
+            ? []
+            : [
+                eventOf(
+                  settled,
+                  disputeIds.event,
+                  "dispute.created",
+                  encodeDispute({
+                    id: dispute.id,
+                    object: "dispute",
+                    charge: settled.id,
+                    amount: dispute.amount,
+                    currency: settled.currency,
+                    status: dispute.status,
+                    reason: dispute.reason,
+                    created: dispute.created,
+                    livemode: dispute.livemode
+                  }),
+                  at
+                )
+              ]
+        return {
+          events: [eventOf(settled, eventId, type, body, at), ...disputeEvent],
+          dispute,
+          idempotency:
+            settled.idempotencyKey === null
+              ? undefined
+              : {
+                  key: settled.idempotencyKey,
+                  fingerprint: settled.requestFingerprint,
+                  response: responseOf(settled)
+                }
+        }
+      }
+    )
+  }).pipe(
+    Effect.catchTag("RecordNotFound", (e) =>
+      Effect.fail(new StorageError({ message: `pending charge ${e.id} vanished` }))
+    )
+  )
+
+/**
+ * Phases 2 and 3 for a pending charge. The charge as stored afterwards: settled (by this call
+ * or by whoever came first), or still pending when the processor left the payment pending.
+ * Fails `ProcessorUnavailable` (outcome unknown: the charge stays pending) or `StorageError`.
+ */
+export const run = (
+  processor: PaymentProcessor,
+  charge: StoredCharge,
+  resumed: boolean
+): Effect.Effect<StoredCharge, ProcessorUnavailable | StorageError, ChargeRepository | Ids> =>
+  Effect.gen(function* () {
+    const collected = yield* Collect.collect(processor, planOf(charge, resumed))
+    yield* TestCrash.afterProcessor
+    if (collected._tag === "Pending") return charge
+    return (yield* settle(charge, collected)).record
+  })

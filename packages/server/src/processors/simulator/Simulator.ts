@@ -1,0 +1,123 @@
+/**
+ * The test-mode payment processor (docs/design.md §4) on the `PaymentProcessor` port: the
+ * `source` token decides the card and the outcome, so integrations exercise declines and
+ * disputes without real cards. It is deterministic: the same key and request always give the
+ * same outcome and references, so repeating a charge after a restart (when `lookup`, which
+ * only remembers this process's charges, says None) is as safe as at a real processor.
+ */
+import { createHash } from "node:crypto"
+import { Effect, Option } from "effect"
+import {
+  type ChargeOutcome,
+  NotificationInvalid,
+  type PaymentMethod,
+  type PaymentProcessor,
+  SourceInvalid
+} from "../PaymentProcessor.js"
+
+/** The name in charges' `processor` and in configuration. */
+export const NAME = "simulator"
+
+/** The default source when a test-mode charge names none. */
+export const DEFAULT_SOURCE = "tok_visa"
+
+const card = (funding: "credit" | "debit", network: "visa" | "mastercard"): PaymentMethod => ({
+  funding,
+  network,
+  issuingCountry: "US",
+  category: "consumer"
+})
+
+const CARDS: Readonly<Record<string, PaymentMethod>> = {
+  tok_visa: card("credit", "visa"),
+  tok_mastercard: card("credit", "mastercard"),
+  tok_visa_debit: card("debit", "visa"),
+  tok_mastercard_debit: card("debit", "mastercard"),
+  tok_chargeDeclined: card("credit", "visa"),
+  tok_chargeDispute: card("credit", "visa")
+}
+
+/** The tokens the simulator knows. */
+export const TOKENS: ReadonlyArray<string> = Object.keys(CARDS)
+
+/** How many charges `lookup` remembers; forgetting is safe (repeating is deterministic). */
+const REMEMBERED = 100_000
+
+/** A stable, fake processor reference for a key. */
+const reference = (prefix: string, key: string) =>
+  `${prefix}_${createHash("sha256").update(key).digest("hex").slice(0, 24)}`
+
+const invalid = (source: string) =>
+  new SourceInvalid({
+    source,
+    message: `In test mode the source must be one of ${TOKENS.join(", ")}.`
+  })
+
+/** The simulator with what it did, counted (for tests). */
+export interface SimulatorProcessor extends PaymentProcessor {
+  /** Distinct succeeded payments (one per key). */
+  readonly payments: () => number
+  /** Distinct refunds (one per key). */
+  readonly refunds: () => number
+}
+
+/** A simulator with its own memory of charges. */
+export const make = (): SimulatorProcessor => {
+  const charges = new Map<string, ChargeOutcome>()
+  const refunds = new Set<string>()
+  const remember = (key: string, outcome: ChargeOutcome) => {
+    if (charges.size >= REMEMBERED) charges.delete(charges.keys().next().value as string)
+    charges.set(key, outcome)
+  }
+  const outcomeOf = (key: string, source: string, amount: number): ChargeOutcome =>
+    source === "tok_chargeDeclined"
+      ? {
+          _tag: "Declined",
+          code: "card_declined",
+          message: "Your card was declined.",
+          declineCode: "generic_decline",
+          reference: reference("sim", key)
+        }
+      : {
+          _tag: "Succeeded",
+          reference: reference("sim", key),
+          amount,
+          ...(source === "tok_chargeDispute" ? { dispute: { reason: "fraudulent" } } : {})
+        }
+  return {
+    name: NAME,
+    describe: (source) => {
+      const method = CARDS[source]
+      return method === undefined ? Effect.fail(invalid(source)) : Effect.succeed(method)
+    },
+    charge: (request) =>
+      Effect.suspend(() => {
+        if (CARDS[request.source] === undefined) return Effect.fail(invalid(request.source))
+        const outcome =
+          charges.get(request.idempotencyKey) ??
+          outcomeOf(request.idempotencyKey, request.source, request.amount)
+        remember(request.idempotencyKey, outcome)
+        return Effect.succeed(outcome)
+      }),
+    refund: (request) =>
+      Effect.sync(() => {
+        refunds.add(request.idempotencyKey)
+        return { _tag: "Refunded", reference: reference("simre", request.idempotencyKey) }
+      }),
+    lookup: (key) => Effect.sync(() => Option.fromNullable(charges.get(key))),
+    verifyCredentials: () => Effect.void,
+    parseNotification: () =>
+      Effect.fail(
+        new NotificationInvalid({
+          processor: NAME,
+          reason: "malformed",
+          message: "The simulator sends no notifications."
+        })
+      ),
+    payments: () => [...charges.values()].filter((o) => o._tag === "Succeeded").length,
+    refunds: () => refunds.size
+  }
+}
+
+/** The simulator every test-mode tenant without a configured processor uses. */
+export const processor: SimulatorProcessor = make()
