@@ -9,6 +9,7 @@ import { PaymentProcessors } from "../src/charges/PaymentProcessor.js"
 import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
+import { ProcessorApiBaseUrls, type Urls } from "../src/processors/ApiBaseUrls.js"
 import * as Server from "../src/Server.js"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 
@@ -45,6 +46,8 @@ export const start = async (
     readonly loopbackTargets?: boolean
     /** Proxies whose X-Forwarded-For is believed (default none). */
     readonly trustedProxies?: ReadonlyArray<string>
+    /** Where each processor's API is (the local fakes); default the processors' own. */
+    readonly processorApiBaseUrls?: Urls
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
@@ -65,6 +68,7 @@ export const start = async (
       PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, edge),
       Layer.succeed(LoopbackTargets, options.loopbackTargets ?? true),
+      Layer.succeed(ProcessorApiBaseUrls, options.processorApiBaseUrls ?? {}),
       options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
     ])
   )
