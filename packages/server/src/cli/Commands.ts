@@ -16,6 +16,7 @@ import * as DevAccount from "../DevAccount.js"
 import * as FeeConfigChanges from "../feeConfigs/Changes.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
+import * as ProcessorApiBaseUrls from "../processors/ApiBaseUrls.js"
 import * as Server from "../Server.js"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
@@ -60,6 +61,8 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   ).pipe(
     // Loopback webhook targets for the handlers and the dispatcher: development only.
     Layer.provide(Layer.succeed(LoopbackTargets, command.dev)),
+    // Where the processors' APIs are, when not their own (LEVY_<PROCESSOR>_API_BASE_URL).
+    Layer.provide(ProcessorApiBaseUrls.layerFromEnv),
     Layer.provideMerge(storage)
   )
   return Effect.gen(function* () {
