@@ -24,7 +24,6 @@ const PATH = "/v1/processor-config"
 const WEBHOOK_SECRET = "whsec_0123456789abcdefghijklmnopqrstuv"
 
 let stripe: FakeStripe
-let stripeLive: FakeStripe
 let adyen: FakeAdyen
 let server: Awaited<ReturnType<typeof startWithStore>>
 
@@ -39,7 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close()
   await stripe?.close()
-  await stripeLive?.close()
   await adyen?.close()
 })
 
