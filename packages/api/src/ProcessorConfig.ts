@@ -15,6 +15,91 @@ export const ProcessorName = oneOf(...PROCESSORS).annotations({
 })
 export type ProcessorName = typeof ProcessorName.Type
 
+/** A credential a processor needs, as a form asks for it. */
+export interface CredentialField {
+  readonly name: string
+  readonly label: string
+  /** Where to find it in the processor's own dashboard. */
+  readonly where: string
+  readonly required: boolean
+  /** A secret (typed into a password field), not an identifier. */
+  readonly secret: boolean
+  /** The secret the processor's notifications are signed with. */
+  readonly signsNotifications: boolean
+}
+
+/**
+ * Each processor's credentials, in the order a form asks for them. The server's processor
+ * definitions take exactly these names (a server test holds them equal).
+ */
+export const CREDENTIAL_FIELDS: Readonly<Record<ProcessorName, ReadonlyArray<CredentialField>>> = {
+  stripe: [
+    {
+      name: "secretKey",
+      label: "Secret or restricted key",
+      where:
+        "Stripe Dashboard → Developers → API keys: rk_live_… / sk_live_… in live mode, rk_test_… / sk_test_… in test mode.",
+      required: true,
+      secret: true,
+      signsNotifications: false
+    },
+    {
+      name: "webhookSecret",
+      label: "Webhook signing secret",
+      where:
+        "Stripe Dashboard → Developers → Webhooks → the endpoint for the webhook URL this page shows once the key is saved → Signing secret (whsec_…). Save again with it: until then Stripe's notifications are refused.",
+      required: false,
+      secret: true,
+      signsNotifications: true
+    }
+  ],
+  adyen: [
+    {
+      name: "apiKey",
+      label: "API key",
+      where:
+        "Customer Area → Developers → API credentials → a credential with the Checkout webservice role → API key.",
+      required: true,
+      secret: true,
+      signsNotifications: false
+    },
+    {
+      name: "merchantAccount",
+      label: "Merchant account",
+      where: "The merchant account payments are made on (top of the Customer Area).",
+      required: true,
+      secret: false,
+      signsNotifications: false
+    },
+    {
+      name: "hmacKey",
+      label: "HMAC key",
+      where:
+        "Customer Area → Developers → Webhooks → your standard webhook for this account's webhook URL → HMAC key.",
+      required: true,
+      secret: true,
+      signsNotifications: true
+    },
+    {
+      name: "liveEndpointUrlPrefix",
+      label: "Live endpoint URL prefix",
+      where:
+        "Live mode only: Customer Area → Developers → API URLs (e.g. 1797a841fbb37ca7-YourCompany).",
+      required: false,
+      secret: false,
+      signsNotifications: false
+    },
+    {
+      name: "returnUrl",
+      label: "Return URL",
+      where: "Optional: where a shopper would return after a redirect (Levy declines redirects).",
+      required: false,
+      secret: false,
+      signsNotifications: false
+    }
+  ]
+}
+
 /** The processor configuration. */
 export const ProcessorConfig = Schema.Struct({
   object: Schema.Literal("processor_config"),

@@ -55,7 +55,7 @@ describe("levy processors", () => {
       { STRIPE_KEY: "sk_test_wrong0123456789abcdef0000" }
     )
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toContain("stripe refused these credentials")
+    expect(refused.stderr).toContain("Stripe refused these credentials")
     expect(refused.stderr).not.toContain("sk_test_wrong0123456789abcdef0000")
     const none = await run(["processors", "show", "--account", accountId])
     expect(none.code).toBe(1)
@@ -68,12 +68,12 @@ describe("levy processors", () => {
       "set",
       "stripe",
       "--credential",
-      `secretKey=${stripe.secretKey}`,
+      `webhookSecret=${WEBHOOK_SECRET}`,
       "--account",
       accountId
     ])
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain("credentials[webhookSecret]")
+    expect(missing.stderr).toContain("credentials[secretKey]")
   }, 150_000)
 
   it("set, show, delete: saved after the fake accepts the key, shown masked, removed", async () => {

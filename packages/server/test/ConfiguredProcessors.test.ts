@@ -128,6 +128,13 @@ describe("ConfiguredProcessors", () => {
     expect(Option.getOrThrow(await forNotifications(live, "adyen")).webhookSecret).toBe(HMAC_KEY)
   })
 
+  it("a configuration without its webhook secret serves charges but no notifications", async () => {
+    const other2: Tenant.Tenant = { accountId: "acct_no_secret", livemode: false }
+    await save(other2, "stripe", { secretKey: stripe.secretKey })
+    expect(Option.getOrThrow(await forTenant(other2)).name).toBe("stripe")
+    expect(await forNotifications(other2, "stripe")).toEqual(Option.none())
+  })
+
   it("deleted: test mode falls back to the default, live mode has none", async () => {
     await remove(test)
     await remove(live)

@@ -135,15 +135,21 @@ describe("POST/GET/DELETE /v1/processor-config", () => {
 
   it("refuses a missing or unknown credential and an unknown processor, naming the field", async () => {
     const missing = await call(server.url, "POST", PATH, {
-      body: { processor: "stripe", credentials: { secretKey: stripe.secretKey } }
+      body: { processor: "adyen", credentials: { apiKey: "AQEkey", merchantAccount: "Shop" } }
     })
     expect(missing.status).toBe(400)
     expect(missing.body).toMatchObject({
-      error: { code: "parameter_missing", param: "credentials[webhookSecret]" }
+      error: { code: "parameter_missing", param: "credentials[hmacKey]" }
     })
     expect((missing.body as { error: { message: string } }).error.message).toContain(
-      "Required: secretKey, webhookSecret"
+      "Required: apiKey, merchantAccount, hmacKey"
     )
+    const noKey = await call(server.url, "POST", PATH, {
+      body: { processor: "stripe", credentials: { webhookSecret: WEBHOOK_SECRET } }
+    })
+    expect(noKey.body).toMatchObject({
+      error: { code: "parameter_missing", param: "credentials[secretKey]" }
+    })
     const extra = await call(server.url, "POST", PATH, {
       body: { ...stripeBody(), credentials: { ...stripeBody().credentials, apiKey: "x" } }
     })
@@ -193,6 +199,21 @@ describe("POST/GET/DELETE /v1/processor-config", () => {
     })
     expect(saved.text).not.toContain(credentials.hmacKey)
     expect(saved.text).not.toContain(credentials.apiKey)
+  })
+
+  it("Stripe's webhook secret may come later: the key alone is saved, then both", async () => {
+    const keyOnly = await call(server.url, "POST", PATH, {
+      body: { processor: "stripe", credentials: { secretKey: stripe.secretKey } }
+    })
+    expect(keyOnly.status).toBe(200)
+    expect((keyOnly.body as { credentials: object }).credentials).toStrictEqual({
+      secretKey: "sk_test_…4242"
+    })
+    const both = await call(server.url, "POST", PATH, { body: stripeBody() })
+    expect(Object.keys((both.body as { credentials: object }).credentials)).toEqual([
+      "secretKey",
+      "webhookSecret"
+    ])
   })
 
   it("publishable keys may not see or change it", async () => {

@@ -2,6 +2,7 @@
  * Credentials as the configuration handles them: checked against each processor's definition,
  * masked so they cannot be used, scrubbed from a processor's message.
  */
+import { ProcessorConfig } from "@levy/api"
 import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -57,5 +58,22 @@ describe("Credentials", () => {
     expect(Credentials.definitionOf("paypal")).toMatchObject(
       Either.left({ param: "processor", message: expect.stringContaining("stripe, adyen") })
     )
+  })
+})
+
+describe("the processors' credential fields", () => {
+  it("the API's list (dashboard forms) names exactly each definition's fields, required alike", () => {
+    expect(Object.keys(ProcessorConfig.CREDENTIAL_FIELDS)).toEqual(Definitions.names)
+    for (const definition of Definitions.all) {
+      const listed =
+        ProcessorConfig.CREDENTIAL_FIELDS[definition.name as ProcessorConfig.ProcessorName]
+      expect(listed.map((f) => [f.name, f.required])).toEqual(
+        definition.credentialFields.map((f) => [f.name, f.required])
+      )
+      expect(listed.filter((f) => f.signsNotifications).map((f) => [f.name, f.secret])).toEqual([
+        [definition.webhookSecretField, true]
+      ])
+    }
+    expect([...ProcessorConfig.PROCESSORS]).toEqual(Definitions.names)
   })
 })

@@ -242,13 +242,13 @@ const processorsSet = (command: Extract<Command, { _tag: "ProcessorsSet" }>) =>
         CredentialsRefused: (e) =>
           Effect.fail(
             new CommandFailed({
-              message: `${e.processor} refused these credentials${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved.`
+              message: `${ProcessorConnect.title(e.processor)} refused these credentials${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved.`
             })
           ),
         ProcessorUnreachable: (e) =>
           Effect.fail(
             new CommandFailed({
-              message: `${e.processor} could not be reached to check the credentials; nothing was saved. Retry later.`
+              message: `${ProcessorConnect.title(e.processor)} could not be reached to check the credentials; nothing was saved. Retry later.`
             })
           )
       })

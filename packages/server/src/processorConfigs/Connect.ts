@@ -83,6 +83,9 @@ export const verify = (
     return request
   })
 
+/** A processor's name as people write it: `Stripe`, `Adyen`. */
+export const title = (processor: string) => processor.charAt(0).toUpperCase() + processor.slice(1)
+
 /** Where the processor's notifications for this tenant go (docs/processors.md). */
 export const webhookPath = (tenant: Tenant.Tenant, processor: string) =>
   `/v1/processor-webhooks/${encodeURIComponent(tenant.accountId)}/${tenant.livemode ? "live" : "test"}/${processor}`
