@@ -25,6 +25,23 @@ const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}
   return { code, stdout: proc.stdout, stderr: proc.stderr }
 }
 
+/** `processors set stripe` with the secret key read from the environment (env:STRIPE_KEY). */
+const setStripe = (secretKey: string) =>
+  run(
+    [
+      "processors",
+      "set",
+      "stripe",
+      "--credential",
+      "secretKey=env:STRIPE_KEY",
+      "--credential",
+      `webhookSecret=${WEBHOOK_SECRET}`,
+      "--account",
+      accountId
+    ],
+    { STRIPE_KEY: secretKey }
+  )
+
 beforeAll(async () => {
   stripe = await startFakeStripe({ secretKey: "sk_test_cliFake0123456789abcdef4242" })
   const created = await run(["accounts", "create", "--json"])
@@ -40,20 +57,7 @@ afterAll(async () => {
 
 describe("levy processors", () => {
   it("set: a key the processor refuses exits 1 with its reason and saves nothing", async () => {
-    const refused = await run(
-      [
-        "processors",
-        "set",
-        "stripe",
-        "--credential",
-        "secretKey=env:STRIPE_KEY",
-        "--credential",
-        `webhookSecret=${WEBHOOK_SECRET}`,
-        "--account",
-        accountId
-      ],
-      { STRIPE_KEY: "sk_test_wrong0123456789abcdef0000" }
-    )
+    const refused = await setStripe("sk_test_wrong0123456789abcdef0000")
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain("Stripe refused these credentials")
     expect(refused.stderr).not.toContain("sk_test_wrong0123456789abcdef0000")
@@ -77,20 +81,7 @@ describe("levy processors", () => {
   }, 150_000)
 
   it("set, show, delete: saved after the fake accepts the key, shown masked, removed", async () => {
-    const saved = await run(
-      [
-        "processors",
-        "set",
-        "stripe",
-        "--credential",
-        "secretKey=env:STRIPE_KEY",
-        "--credential",
-        `webhookSecret=${WEBHOOK_SECRET}`,
-        "--account",
-        accountId
-      ],
-      { STRIPE_KEY: stripe.secretKey }
-    )
+    const saved = await setStripe(stripe.secretKey)
     expect(saved.code).toBe(0)
     expect(saved.stdout).toContain("secretKey: sk_test_…4242")
     expect(saved.stdout).toContain(`/v1/processor-webhooks/${accountId}/test/stripe`)

@@ -240,17 +240,9 @@ const processorsSet = (command: Extract<Command, { _tag: "ProcessorsSet" }>) =>
         CredentialsInvalid: (e) =>
           Effect.fail(new UsageError({ message: `${e.param}: ${e.message}` })),
         CredentialsRefused: (e) =>
-          Effect.fail(
-            new CommandFailed({
-              message: `${ProcessorConnect.title(e.processor)} refused these credentials${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved.`
-            })
-          ),
+          Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) })),
         ProcessorUnreachable: (e) =>
-          Effect.fail(
-            new CommandFailed({
-              message: `${ProcessorConnect.title(e.processor)} could not be reached to check the credentials; nothing was saved. Retry later.`
-            })
-          )
+          Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) }))
       })
     )
     const at = Math.floor(Date.now() / 1000)

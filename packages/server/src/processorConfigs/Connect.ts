@@ -86,6 +86,12 @@ export const verify = (
 /** A processor's name as people write it: `Stripe`, `Adyen`. */
 export const title = (processor: string) => processor.charAt(0).toUpperCase() + processor.slice(1)
 
+/** What to tell the person saving, the same from the API and the CLI. */
+export const explain = (e: CredentialsRefused | ProcessorUnreachable): string =>
+  e._tag === "CredentialsRefused"
+    ? `${title(e.processor)} refused these credentials${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved.`
+    : `${title(e.processor)} could not be reached to check the credentials; nothing was saved. Retry later.`
+
 /** Where the processor's notifications for this tenant go (docs/processors.md). */
 export const webhookPath = (tenant: Tenant.Tenant, processor: string) =>
   `/v1/processor-webhooks/${encodeURIComponent(tenant.accountId)}/${tenant.livemode ? "live" : "test"}/${processor}`

@@ -31,7 +31,7 @@ const connectFailures = {
     Effect.fail(
       new ApiError.InvalidRequestError({
         code: "processor_credentials_refused",
-        message: `${Connect.title(e.processor)} refused these credentials${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved.`,
+        message: Connect.explain(e),
         param: "credentials"
       })
     ),
@@ -39,7 +39,7 @@ const connectFailures = {
     Effect.fail(
       new ApiError.ServiceUnavailableError({
         code: "processor_unavailable",
-        message: `${Connect.title(e.processor)} could not be reached to check the credentials; nothing was saved. Retry later.`
+        message: Connect.explain(e)
       })
     )
 }
