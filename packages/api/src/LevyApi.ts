@@ -44,6 +44,8 @@ import {
   RegionParams
 } from "./ListParams.js"
 import * as OpenApiDocument from "./OpenApiDocument.js"
+import { DeletedProcessorConfig, ProcessorConfig } from "./ProcessorConfig.js"
+import { ProcessorConfigCreate } from "./ProcessorConfigCreate.js"
 import { Refund } from "./Refund.js"
 import { RefundCreate } from "./RefundCreate.js"
 import { Region } from "./Region.js"
@@ -70,9 +72,12 @@ const docs = (summary: string, description?: string) =>
 const read = <const Name extends string>(
   name: Name,
   path: HttpApiEndpoint.PathSegment,
-  summary: string
+  summary: string,
+  description?: string
 ) =>
-  HttpApiEndpoint.get(name, path).addError(InvalidRequestErrorWire).annotateContext(docs(summary))
+  HttpApiEndpoint.get(name, path)
+    .addError(InvalidRequestErrorWire)
+    .annotateContext(docs(summary, description))
 
 /** A POST endpoint: takes an Idempotency-Key; 400 for bad input, 409 while the same key is in flight. */
 const write = <const Name extends string>(
@@ -357,6 +362,46 @@ export class KeysGroup extends HttpApiGroup.make("keys")
       .addError(NotFoundErrorWire)
   ) {}
 
+/**
+ * The payment processor of the key's account and mode: saved (checked with the processor
+ * first), shown masked, removed. Secret keys only, like every endpoint that is not a
+ * publishable key's.
+ */
+export class ProcessorConfigGroup extends HttpApiGroup.make("processorConfig")
+  .add(
+    write(
+      "create",
+      "/v1/processor-config",
+      "Save the payment processor",
+      "Creates or replaces the processor configuration of this account and mode. The credentials are checked with one read-only call to the processor first: a refusal is a 400 processor_credentials_refused with the processor's reason, an unreachable processor a 503; nothing is saved then. The response shows the credentials masked, never in full."
+    )
+      .setPayload(ProcessorConfigCreate)
+      .addSuccess(ProcessorConfig)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    read(
+      "retrieve",
+      "/v1/processor-config",
+      "Retrieve the payment processor",
+      "404 when none is configured."
+    )
+      .addSuccess(ProcessorConfig)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/v1/processor-config")
+      .addSuccess(DeletedProcessorConfig)
+      .addError(InvalidRequestErrorWire)
+      .addError(NotFoundErrorWire)
+      .annotateContext(
+        docs(
+          "Delete the payment processor",
+          "Live charges are refused (processor_not_configured) until another is saved; test mode falls back to the simulator. 404 when none is configured."
+        )
+      )
+  ) {}
+
 /** The Levy `/v1` API. */
 export class LevyApi extends HttpApi.make("levy")
   .add(EstimatesGroup)
@@ -369,6 +414,7 @@ export class LevyApi extends HttpApi.make("levy")
   .add(EventsGroup)
   .add(WebhookEndpointsGroup)
   .add(KeysGroup)
+  .add(ProcessorConfigGroup)
   .addError(RateLimitErrorWire)
   .addError(ApiErrorWire)
   .addError(ServiceUnavailableErrorWire)
@@ -378,7 +424,7 @@ export class LevyApi extends HttpApi.make("levy")
       title: "Levy API",
       version: API_VERSION,
       description:
-        "Convenience-fee engine: estimates, charges, refunds, disputes, fee configuration, regional compliance, events and webhooks. Amounts are integers in the currency's minor unit; timestamps are Unix seconds. Every error has the body {error: {type, code, message, param?}}.",
+        "Convenience-fee engine: estimates, charges, refunds, disputes, fee configuration, regional compliance, events and webhooks, the payment processor. Amounts are integers in the currency's minor unit; timestamps are Unix seconds. Every error has the body {error: {type, code, message, param?}}.",
       transform: OpenApiDocument.transform
     })
   ) {}

@@ -39,7 +39,11 @@ export const bodies: Readonly<Record<string, unknown>> = {
     enabledEvents: ["charge.succeeded", "charge.refunded"],
     description: "Order service"
   },
-  WebhookEndpointUpdate: { enabledEvents: ["charge.succeeded"], status: "enabled" }
+  WebhookEndpointUpdate: { enabledEvents: ["charge.succeeded"], status: "enabled" },
+  ProcessorConfigCreate: {
+    processor: "stripe",
+    credentials: { secretKey: "rk_live_51Hx…", webhookSecret: "whsec_…" }
+  }
 }
 
 /** The example id of a path's `{id}` (or `{code}`), by the collection it names. */

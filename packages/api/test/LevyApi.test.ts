@@ -62,7 +62,10 @@ const expected = [
   "POST /v1/webhook-endpoints/{id}/roll-secret",
   "GET /v1/webhook-endpoints/{id}/deliveries",
   "GET /v1/keys",
-  "POST /v1/keys/{id}/revoke"
+  "POST /v1/keys/{id}/revoke",
+  "POST /v1/processor-config",
+  "GET /v1/processor-config",
+  "DELETE /v1/processor-config"
 ]
 
 const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>

@@ -15,6 +15,7 @@ import {
   FeeConfigUpdate,
   LevyApi,
   OpenApiExamples,
+  ProcessorConfigCreate,
   RefundCreate,
   WebhookEndpointCreate,
   WebhookEndpointUpdate
@@ -29,7 +30,8 @@ const schemas: Record<string, Schema.Schema.AnyNoContext> = {
   EventResend: EventResend.EventResend,
   FeeConfigApprove: FeeConfigApprove.FeeConfigApprove,
   WebhookEndpointCreate: WebhookEndpointCreate.WebhookEndpointCreate,
-  WebhookEndpointUpdate: WebhookEndpointUpdate.WebhookEndpointUpdate
+  WebhookEndpointUpdate: WebhookEndpointUpdate.WebhookEndpointUpdate,
+  ProcessorConfigCreate: ProcessorConfigCreate.ProcessorConfigCreate
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a JSON document walked by key, checked by the assertions

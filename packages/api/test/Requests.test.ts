@@ -10,6 +10,7 @@ import { EstimateRequest } from "../src/EstimateRequest.js"
 import { FeeConfigUpdate } from "../src/FeeConfigUpdate.js"
 import * as Headers from "../src/Headers.js"
 import { ChargeListParams, EventListParams, ListParams } from "../src/ListParams.js"
+import { ProcessorConfigCreate } from "../src/ProcessorConfigCreate.js"
 import { RefundCreate } from "../src/RefundCreate.js"
 import { WebhookEndpointCreate } from "../src/WebhookEndpointCreate.js"
 import { WebhookEndpointUpdate } from "../src/WebhookEndpointUpdate.js"
@@ -387,6 +388,40 @@ describe("headers", () => {
     })
     expect(rejection(Headers.PostHeaders, { "idempotency-key": "k".repeat(256) }).param).toBe(
       "idempotency-key"
+    )
+  })
+})
+
+describe("ProcessorConfigCreate", () => {
+  const stripe = {
+    processor: "stripe",
+    credentials: { secretKey: "sk_test_1", webhookSecret: "w" }
+  }
+
+  it("decodes a processor with its credentials, surcharge optional", () => {
+    expect(decode(ProcessorConfigCreate, stripe)).toStrictEqual(stripe)
+    expect(decode(ProcessorConfigCreate, { ...stripe, surcharge: true }).surcharge).toBe(true)
+  })
+
+  it("refuses an unknown processor listing stripe and adyen, naming processor", () => {
+    const refused = rejection(ProcessorConfigCreate, { ...stripe, processor: "paypal" })
+    expect(refused.param).toBe("processor")
+    expect(refused.message).toContain("stripe, adyen")
+  })
+
+  it("refuses empty or non-string credentials, too many, and unknown body fields", () => {
+    expect(
+      rejection(ProcessorConfigCreate, { ...stripe, credentials: { secretKey: "" } }).param
+    ).toBe("credentials[secretKey]")
+    expect(
+      rejection(ProcessorConfigCreate, { ...stripe, credentials: { secretKey: 42 } }).param
+    ).toBe("credentials[secretKey]")
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"]))
+    expect(rejection(ProcessorConfigCreate, { ...stripe, credentials: many }).param).toBe(
+      "credentials"
+    )
+    expect(rejection(ProcessorConfigCreate, { ...stripe, apiBaseUrl: "http://x" }).param).toBe(
+      "apiBaseUrl"
     )
   })
 })

@@ -21,6 +21,8 @@ import type {
   FeeConfigUpdate,
   List,
   ListParams,
+  ProcessorConfig,
+  ProcessorConfigCreate,
   Refund,
   RefundCreate,
   Region,
@@ -248,6 +250,22 @@ const keys = (client: Client) => {
   }
 }
 
+const processorConfig = (client: Client) => ({
+  /**
+   * `POST /v1/processor-config`: connects Stripe or Adyen for this key's mode (replacing any
+   * processor configured), after the processor accepted the credentials; shown masked.
+   */
+  create: (
+    params: ProcessorConfigCreate.ProcessorConfigCreate,
+    options?: RequestOptions
+  ): Promise<ProcessorConfig.ProcessorConfig> =>
+    run(client.processorConfig.create({ payload: params, headers: headersOf(options) })),
+  /** `GET /v1/processor-config`: rejects with a 404 `NotFoundError` when none is configured. */
+  retrieve: (): Promise<ProcessorConfig.ProcessorConfig> => run(client.processorConfig.retrieve()),
+  /** `DELETE /v1/processor-config`. */
+  del: (): Promise<ProcessorConfig.DeletedProcessorConfig> => run(client.processorConfig.delete())
+})
+
 /** The Levy API for Promise code. */
 export class Levy {
   readonly estimates: ReturnType<typeof estimates>
@@ -260,6 +278,7 @@ export class Levy {
   readonly events: ReturnType<typeof events>
   readonly webhookEndpoints: ReturnType<typeof webhookEndpoints>
   readonly keys: ReturnType<typeof keys>
+  readonly processorConfig: ReturnType<typeof processorConfig>
 
   constructor(apiKey: string, options: Options = {}) {
     const client = makeFetch(apiKey, options)
@@ -273,5 +292,6 @@ export class Levy {
     this.events = events(client)
     this.webhookEndpoints = webhookEndpoints(client)
     this.keys = keys(client)
+    this.processorConfig = processorConfig(client)
   }
 }

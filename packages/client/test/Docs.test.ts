@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { startFakeStripe } from "../../server/test/fakes/FakeStripe.js"
 import { Levy } from "../src/index.js"
 import { SECRET, start, WINDOW } from "./support.js"
 
@@ -64,16 +65,30 @@ const printed: Record<string, ReadonlyArray<ReadonlyArray<unknown>>> = {
   Events: [["charge.succeeded", true]],
   Pagination: [[true, true]],
   "Retries and idempotency": [[true]],
-  "The Effect client": [[[320, "CardError"]]]
+  "The Effect client": [[[320, "CardError"]]],
+  "Payment processor": [["sk_test_…4242", "/v1/processor-webhooks/acct_1/test/stripe"], ["stripe"]]
 }
 
 describe("docs/client.md", () => {
   let server: Awaited<ReturnType<typeof start>>
+  // The page's Stripe is the local fake; its snippet reads the credentials from the environment.
+  let stripe: Awaited<ReturnType<typeof startFakeStripe>>
   beforeAll(async () => {
-    server = await start({ edge: { test: 10_000, window: WINDOW } })
+    stripe = await startFakeStripe({ secretKey: "sk_test_docsFake0123456789abcd4242" })
+    process.env.STRIPE_SECRET_KEY = stripe.secretKey
+    process.env.STRIPE_WEBHOOK_SECRET = "whsec_docs0123456789abcdefghij"
+    server = await start({
+      edge: { test: 10_000, window: WINDOW },
+      processorApiBaseUrls: { stripe: stripe.url }
+    })
     mkdirSync(generated, { recursive: true })
   })
-  afterAll(() => server.close())
+  afterAll(async () => {
+    await server.close()
+    await stripe.close()
+    delete process.env.STRIPE_SECRET_KEY
+    delete process.env.STRIPE_WEBHOOK_SECRET
+  })
 
   const { setup, blocks } = snippets()
 
@@ -88,7 +103,8 @@ describe("docs/client.md", () => {
       "Fee configuration",
       "Regions and compliance",
       "Events",
-      "Webhook endpoints"
+      "Webhook endpoints",
+      "Payment processor"
     ]) {
       expect(headings).toContain(resource)
     }

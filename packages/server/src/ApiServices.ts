@@ -11,7 +11,7 @@ import * as Recovery from "./charges/Recovery.js"
 import * as Housekeeping from "./Housekeeping.js"
 import type { EdgeConfig } from "./http/EdgeConfig.js"
 import * as KeyResolverStorage from "./KeyResolverStorage.js"
-import { PaymentProcessors } from "./processors/PaymentProcessors.js"
+import * as ConfiguredProcessors from "./processors/ConfiguredProcessors.js"
 import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
 export interface Settings<E> {
@@ -38,5 +38,5 @@ export const provide = <A, E1, R, E2>(api: Layer.Layer<A, E1, R>, settings: Sett
     Layer.provide(Housekeeping.layer()),
     // Charges and refunds left pending settled in the background (docs/processors.md).
     Layer.provide(Recovery.layerFromEnv),
-    Layer.provide(PaymentProcessors.layerTestOnly)
+    Layer.provide(ConfiguredProcessors.layerWithSimulator)
   )

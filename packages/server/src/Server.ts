@@ -21,6 +21,7 @@ import { EdgeLive } from "./http/Edge.js"
 import * as FastLane from "./http/FastLane.js"
 import * as NodeServer from "./http/NodeServer.js"
 import { KeysLive } from "./keys/KeysLive.js"
+import { ProcessorConfigsLive } from "./processorConfigs/ProcessorConfigsLive.js"
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { RulesetsLive } from "./rulesets/RulesetsLive.js"
@@ -44,6 +45,7 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
     EventsLive,
     WebhookEndpointsLive,
     KeysLive,
+    ProcessorConfigsLive,
     AuthorizationLive,
     EdgeLive
   ]),

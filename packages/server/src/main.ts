@@ -4,7 +4,7 @@
  * `node --import tsx packages/server/src/main.ts <command>`.
  * Logs are JSON lines on stderr; what a command prints for people (keys, results) is on
  * stdout. A bad command line exits 2 (@effect/cli has already printed what is wrong with
- * it), a failure 1, SIGTERM/SIGINT 0 once everything is closed.
+ * it), a failure 1 (a processor that refused or could not be reached too), SIGTERM/SIGINT 0 once everything is closed.
  */
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -34,6 +34,10 @@ const program = Args.runWith(
   Effect.catchIf(
     (e): e is Args.UsageError => e instanceof Args.UsageError,
     (e) => exitWith(2, `levy: ${e.message}\n${USAGE}`)
+  ),
+  Effect.catchIf(
+    (e): e is Args.CommandFailed => e instanceof Args.CommandFailed,
+    (e) => exitWith(1, `levy: ${e.message}`)
   ),
   Effect.catchIf(
     (e): e is ListenError => e instanceof ListenError,

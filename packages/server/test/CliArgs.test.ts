@@ -162,6 +162,74 @@ describe("levy arguments", () => {
     })
   })
 
+  it("processors set/show/delete: credentials by name, env:VAR read from the environment, --live", async () => {
+    expect(
+      await run(
+        [
+          "processors",
+          "set",
+          "stripe",
+          "--credential",
+          "secretKey=env:STRIPE_SECRET_KEY",
+          "--credential",
+          "webhookSecret=whsec_abc=def",
+          "--live"
+        ],
+        { STRIPE_SECRET_KEY: "sk_live_from_env" }
+      )
+    ).toEqual({
+      _tag: "ProcessorsSet",
+      processor: "stripe",
+      credentials: { secretKey: "sk_live_from_env", webhookSecret: "whsec_abc=def" },
+      surcharge: false,
+      live: true,
+      account: undefined,
+      json: false,
+      store: embedded
+    })
+    expect(
+      await run(["processors", "set", "adyen", "--credential", "apiKey=k", "--surcharge"])
+    ).toMatchObject({
+      processor: "adyen",
+      credentials: { apiKey: "k" },
+      surcharge: true,
+      live: false
+    })
+    expect(await run(["processors", "show", "--json", "--account", "acct_2"])).toEqual({
+      _tag: "ProcessorsShow",
+      live: false,
+      account: "acct_2",
+      json: true,
+      store: embedded
+    })
+    expect(await run(["processors", "delete", "--live"])).toEqual({
+      _tag: "ProcessorsDelete",
+      live: true,
+      account: undefined,
+      store: embedded
+    })
+  })
+
+  it("processors set refuses an unset env: variable, an unknown processor, no credential", async () => {
+    const unset = await failure([
+      "processors",
+      "set",
+      "stripe",
+      "--credential",
+      "secretKey=env:NOT_SET_ANYWHERE"
+    ])
+    expect(unset).toBeInstanceOf(UsageError)
+    expect((unset as UsageError).message).toContain("NOT_SET_ANYWHERE is not set")
+    expect(
+      ValidationError.isValidationError(
+        await failure(["processors", "set", "paypal", "--credential", "a=b"])
+      )
+    ).toBe(true)
+    expect(ValidationError.isValidationError(await failure(["processors", "set", "stripe"]))).toBe(
+      true
+    )
+  })
+
   it("listen: --api-key or LEVY_API_KEY, the API base (trailing slash dropped), --since", async () => {
     expect(
       await run(["listen", "--forward-to", "http://localhost:3000/webhooks"], {

@@ -8,7 +8,9 @@ import { Duration, Effect, Layer, ManagedRuntime } from "effect"
 import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
+import * as ConfiguredProcessors from "../src/processors/ConfiguredProcessors.js"
+import type { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
+import { ProcessorApiBaseUrls, type Urls } from "../src/processors/ApiBaseUrls.js"
 import * as Server from "../src/Server.js"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 
@@ -45,8 +47,10 @@ export const start = async (
     readonly loopbackTargets?: boolean
     /** Proxies whose X-Forwarded-For is believed (default none). */
     readonly trustedProxies?: ReadonlyArray<string>
-    /** The processors (default: the simulator in test mode, none in live mode). */
+    /** The processors (default: the configured one, else the simulator in test mode). */
     readonly processors?: Layer.Layer<PaymentProcessors>
+    /** Where each processor's API is (the local fakes); default the processors' own. */
+    readonly processorApiBaseUrls?: Urls
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
@@ -64,11 +68,12 @@ export const start = async (
       options.resolver ?? KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,
       ComplianceRules.Live,
-      options.processors ?? PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, edge),
-      Layer.succeed(LoopbackTargets, options.loopbackTargets ?? true),
-      options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
-    ])
+      Layer.succeed(LoopbackTargets, options.loopbackTargets ?? true)
+    ]),
+    Layer.provide(options.processors ?? ConfiguredProcessors.layerWithSimulator),
+    Layer.provide(Layer.succeed(ProcessorApiBaseUrls, options.processorApiBaseUrls ?? {})),
+    Layer.provideMerge(options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer)))
   )
   const runtime = ManagedRuntime.make(layer)
   const server = await runtime.runPromise(HttpServer.HttpServer)

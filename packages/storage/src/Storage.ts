@@ -18,6 +18,7 @@ import { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
 import { MemoryStore } from "./MemoryStore.js"
 import * as Migrations from "./Migrations.js"
+import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import * as SqlSupport from "./SqlSupport.js"
 import { StorageError } from "./StorageError.js"
@@ -34,6 +35,7 @@ export type Repositories =
   | EventRepository
   | WebhookEndpointRepository
   | WebhookDeliveryRepository
+  | ProcessorConfigRepository
   | Transactions
 
 /** The repositories over a SQL client (PostgreSQL or embedded). */
@@ -47,6 +49,7 @@ export const layerSqlRepositories: Layer.Layer<
   ChargeRepository.layerSql,
   WebhookEndpointRepository.layerSql,
   WebhookDeliveryRepository.layerSql,
+  ProcessorConfigRepository.layerSql,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, EventRepository.layerSql)))
 
@@ -57,6 +60,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   ChargeRepository.layerMemory,
   WebhookEndpointRepository.layerMemory,
   WebhookDeliveryRepository.layerMemory,
+  ProcessorConfigRepository.layerMemory,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, EventRepository.layerMemory)),
@@ -115,7 +119,8 @@ export const layerEmbedded = (
 
 /**
  * The store the environment asks for: PostgreSQL when `DATABASE_URL` is set, otherwise the
- * embedded store in `LEVY_DATA_DIR` (default `.levy/data`). Webhook secrets are sealed with
+ * embedded store in `LEVY_DATA_DIR` (default `.levy/data`). Webhook secrets and processor
+ * credentials are sealed with
  * `LEVY_SECRET_KEY`, or else a key file `secret.key` next to (not inside) the data directory.
  */
 export const layerFromEnv: Layer.Layer<Repositories, StorageError | ConfigError.ConfigError, Ids> =

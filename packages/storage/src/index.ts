@@ -61,6 +61,13 @@ export type { Json, JsonObject } from "./Json.js"
 export { MemoryStore } from "./MemoryStore.js"
 export * as Migrations from "./Migrations.js"
 export * as Page from "./Page.js"
+export {
+  type OpenedProcessorConfig,
+  type ProcessorConfig,
+  ProcessorConfigRepository,
+  type ProcessorConfigRepositoryService,
+  type ProcessorConfigSave
+} from "./ProcessorConfigRepository.js"
 export { SecretBox } from "./SecretBox.js"
 export * as SqlSupport from "./SqlSupport.js"
 export * as Storage from "./Storage.js"

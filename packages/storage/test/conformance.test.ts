@@ -15,6 +15,7 @@ import {
 } from "../src/IdempotencyRepository.js"
 import { random36, timeOrdered } from "../src/Ids.js"
 import * as Page from "../src/Page.js"
+import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
 import type { Tenant } from "../src/Tenant.js"
 import { Transactions } from "../src/Transactions.js"
 import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
@@ -921,6 +922,108 @@ for (const store of stores) {
           })
           expect([ids(next.data), next.hasMore]).toEqual([[a.id], false])
           expect((yield* charges.listDisputes(live, { status: "needs_response" })).data).toEqual([])
+        })
+      )
+
+      it.effect(
+        "processor configs: one per account and mode, replaced whole, credentials only through open",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const other = yield* freshAccount
+            const configs = yield* ProcessorConfigRepository
+            expect(yield* configs.get(test)).toEqual(Option.none())
+            expect(yield* configs.open(test)).toEqual(Option.none())
+            const stripe = {
+              processor: "stripe",
+              credentials: { secretKey: "sk_test_abc", webhookSecret: "whsec_def" },
+              surcharge: false,
+              at: T0
+            }
+            const first = yield* configs.save(test, stripe)
+            expect(first).toMatchObject({
+              accountId: test.accountId,
+              livemode: false,
+              processor: "stripe",
+              surcharge: false,
+              created: T0,
+              updated: T0
+            })
+            expect(JSON.stringify(first)).not.toContain("sk_test_abc")
+            expect(Option.getOrThrow(yield* configs.get(test))).toEqual(first)
+            expect(Option.getOrThrow(yield* configs.open(test))).toEqual({
+              config: first,
+              credentials: stripe.credentials
+            })
+            // Nothing crosses modes or accounts.
+            expect(yield* configs.get(live)).toEqual(Option.none())
+            expect(yield* configs.open(other.test)).toEqual(Option.none())
+
+            // Replacing with the same processor keeps `created`; every save has a new revision.
+            const again = yield* configs.save(test, {
+              ...stripe,
+              credentials: { secretKey: "sk_test_new", webhookSecret: "whsec_new" },
+              at: T0 + 5
+            })
+            expect([again.created, again.updated]).toEqual([T0, T0 + 5])
+            expect(again.revision).not.toBe(first.revision)
+            const same = yield* configs.save(test, { ...stripe, at: T0 + 5 })
+            expect(same.revision).not.toBe(again.revision)
+            // Another processor replaces it whole: its own credentials, created anew.
+            const adyen = yield* configs.save(test, {
+              processor: "adyen",
+              credentials: { apiKey: "AQEkey", merchantAccount: "Shop", hmacKey: "44782D" },
+              surcharge: true,
+              at: T0 + 9
+            })
+            expect(adyen).toMatchObject({ processor: "adyen", surcharge: true, created: T0 + 9 })
+            expect(Option.getOrThrow(yield* configs.open(test)).credentials).toEqual({
+              apiKey: "AQEkey",
+              merchantAccount: "Shop",
+              hmacKey: "44782D"
+            })
+
+            // Live mode has its own; removing one leaves the other.
+            yield* configs.save(live, { ...stripe, credentials: { secretKey: "sk_live_x" } })
+            const removed = yield* configs.remove(test)
+            expect(removed.processor).toBe("adyen")
+            expect(yield* configs.get(test)).toEqual(Option.none())
+            expect(Option.getOrThrow(yield* configs.open(live)).credentials).toEqual({
+              secretKey: "sk_live_x"
+            })
+            const missing = yield* Effect.either(configs.remove(test))
+            expect(Either.isLeft(missing) && missing.left).toMatchObject({
+              _tag: "RecordNotFound",
+              entity: "processor_config"
+            })
+            // Deleted and saved again: a revision the deleted one never had.
+            const back = yield* configs.save(test, stripe)
+            expect([back.revision === first.revision, back.created]).toEqual([false, T0])
+          })
+      )
+
+      it.effect("a processor config's save rolls back with its transaction", () =>
+        Effect.gen(function* () {
+          const { test } = yield* freshAccount
+          const configs = yield* ProcessorConfigRepository
+          const tx = yield* Transactions
+          const save = {
+            processor: "stripe",
+            credentials: { secretKey: "sk_test_abc", webhookSecret: "whsec_def" },
+            surcharge: false,
+            at: T0
+          }
+          const exit = yield* Effect.exit(
+            tx.run(Effect.zipRight(configs.save(test, save), Effect.fail("injected" as const)))
+          )
+          expect(Exit.isFailure(exit)).toBe(true)
+          expect(yield* configs.get(test)).toEqual(Option.none())
+          yield* configs.save(test, save)
+          const removal = yield* Effect.exit(
+            tx.run(Effect.zipRight(configs.remove(test), Effect.fail("injected" as const)))
+          )
+          expect(Exit.isFailure(removal)).toBe(true)
+          expect(Option.isSome(yield* configs.get(test))).toBe(true)
         })
       )
 

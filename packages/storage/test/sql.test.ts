@@ -11,6 +11,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { AccountRepository } from "../src/AccountRepository.js"
 import { Ids } from "../src/Ids.js"
 import * as Migrations from "../src/Migrations.js"
+import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
 import { SecretBox } from "../src/SecretBox.js"
 import * as Storage from "../src/Storage.js"
 import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
@@ -38,7 +39,8 @@ for (const store of sqlStores) {
             [1, "init"],
             [2, "webhook_secret_roll"],
             [3, "event_fan_out"],
-            [4, "charge_phases"]
+            [4, "charge_phases"],
+            [5, "processor_configs"]
           ])
           expect(yield* Migrations.migrate).toEqual([])
         })
@@ -88,6 +90,45 @@ for (const store of sqlStores) {
           SELECT 9007199254740991::int8 AS big, count(*) AS count FROM api_keys`
           expect(n).toEqual({ big: 9007199254740991, count: 1 })
         })
+      )
+
+      it.effect(
+        "processor credentials are sealed, bound to their row: moved to another account or mode they do not open",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            const accounts = yield* AccountRepository
+            const configs = yield* ProcessorConfigRepository
+            yield* accounts.createAccount({ id: "acct_pc1", name: "pc1", created: 1 })
+            yield* accounts.createAccount({ id: "acct_pc2", name: "pc2", created: 1 })
+            const secretKey = "sk_test_0123456789abcdefghijklmnop"
+            const victim = { accountId: "acct_pc1", livemode: false }
+            const thief = { accountId: "acct_pc2", livemode: false }
+            const save = { processor: "stripe", surcharge: false, at: 1 }
+            yield* configs.save(victim, { ...save, credentials: { secretKey } })
+            yield* configs.save(thief, { ...save, credentials: { secretKey: "sk_test_mine" } })
+            const rows = yield* sql<{ credentials_ciphertext: string }>`
+              SELECT credentials_ciphertext FROM processor_configs WHERE account_id = 'acct_pc1'`
+            expect(JSON.stringify(rows)).not.toContain(secretKey)
+            expect(rows[0]!.credentials_ciphertext).toMatch(/^v1\./)
+            // Copy the victim's sealed credentials into the other account's row, then into the
+            // victim's own live-mode row: neither opens.
+            yield* sql`UPDATE processor_configs SET credentials_ciphertext = ${rows[0]!.credentials_ciphertext}
+              WHERE account_id = 'acct_pc2'`
+            const moved = yield* Effect.either(configs.open(thief))
+            expect(moved._tag === "Left" && moved.left._tag).toBe("StorageError")
+            yield* sql`INSERT INTO processor_configs
+              (account_id, livemode, processor, credentials_ciphertext, surcharge, revision, created, updated)
+              SELECT account_id, true, processor, credentials_ciphertext, surcharge, revision, created, updated
+              FROM processor_configs WHERE account_id = 'acct_pc1'`
+            const otherMode = yield* Effect.either(configs.open({ ...victim, livemode: true }))
+            expect(otherMode._tag === "Left" && otherMode.left._tag).toBe("StorageError")
+            // Relabelled as another processor, they do not open either.
+            yield* sql`UPDATE processor_configs SET processor = 'adyen'
+              WHERE account_id = 'acct_pc1' AND livemode = false`
+            const relabelled = yield* Effect.either(configs.open(victim))
+            expect(relabelled._tag === "Left" && relabelled.left._tag).toBe("StorageError")
+          })
       )
 
       it.effect(

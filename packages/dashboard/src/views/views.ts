@@ -5,6 +5,7 @@ import { compliance } from "./compliance.js"
 import { events } from "./events.js"
 import { fees } from "./fees.js"
 import { keys } from "./keys.js"
+import { processor } from "./processor.js"
 import { webhooks } from "./webhooks.js"
 
 export interface View {
@@ -24,5 +25,6 @@ export const views: ReadonlyArray<View> = [
   { path: "fees", title: "Fee configuration", render: fees },
   { path: "compliance", title: "Compliance", render: compliance },
   { path: "events", title: "Events", render: events },
-  { path: "keys", title: "API keys", render: keys }
+  { path: "keys", title: "API keys", render: keys },
+  { path: "processor", title: "Payment processor", render: processor }
 ]

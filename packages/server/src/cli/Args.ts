@@ -10,6 +10,9 @@
  *   levy keys revoke <key_id> [--account ID] [--store …] [--data-dir DIR]
  *   levy fee-configs approve <fcc_id> [--account ID] [--store …] [--data-dir DIR]
  *   levy fee-configs cancel [--account ID] [--store …] [--data-dir DIR]
+ *   levy processors set <stripe|adyen> --credential NAME=VALUE… [--surcharge] [--live] [--account ID] [--json] [--store …] [--data-dir DIR]
+ *   levy processors show [--live] [--account ID] [--json] [--store …] [--data-dir DIR]
+ *   levy processors delete [--live] [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *   levy rules diff <from> <to> [--json]
  *
@@ -32,6 +35,11 @@ import * as Store from "./Store.js"
 
 /** A command line that parses but cannot run as given (a missing `DATABASE_URL`, a bad port). */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+/** A command that ran and failed for a reason outside the command line (a processor down). */
+export class CommandFailed extends Data.TaggedError("CommandFailed")<{
+  readonly message: string
+}> {}
 
 export type Command =
   | {
@@ -85,6 +93,30 @@ export type Command =
       readonly action: "approve" | "cancel"
       /** The change approved (`approve` names the change it applies). */
       readonly id: string | undefined
+      readonly account: string | undefined
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "ProcessorsSet"
+      readonly processor: string
+      /** By name; `env:VAR` values already replaced by the variable's value. */
+      readonly credentials: Readonly<Record<string, string>>
+      readonly surcharge: boolean
+      readonly live: boolean
+      readonly account: string | undefined
+      readonly json: boolean
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "ProcessorsShow"
+      readonly live: boolean
+      readonly account: string | undefined
+      readonly json: boolean
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "ProcessorsDelete"
+      readonly live: boolean
       readonly account: string | undefined
       readonly store: Store.Options
     }
@@ -147,6 +179,27 @@ const account = Options.text("account").pipe(
   Options.optional,
   Options.withDescription("the account (default: the one in <data-dir>/dev-account.json)")
 )
+
+const live = Options.boolean("live").pipe(
+  Options.withDescription("the account's live mode (default: test mode)")
+)
+
+/**
+ * A credential's value: `env:VAR` reads the environment variable VAR, so a secret need not be
+ * typed on the command line (where the shell's history and `ps` would keep it).
+ */
+const credentialValue = (name: string, value: string) =>
+  Effect.gen(function* () {
+    if (!value.startsWith("env:")) return value
+    const variable = value.slice("env:".length)
+    const read = yield* env(variable)
+    if (read === undefined) {
+      return yield* new UsageError({
+        message: `--credential ${name}=env:${variable}: the environment variable ${variable} is not set`
+      })
+    }
+    return read
+  })
 
 const resolvePort = (flag: Option.Option<number>) =>
   Effect.gen(function* () {
@@ -369,6 +422,88 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       )
     ).pipe(CliCommand.withDescription(`${action} the live-mode pending fee configuration change`))
 
+  const processorsSet = CliCommand.make(
+    "set",
+    {
+      processor: CliArgs.choice(
+        [
+          ["stripe", "stripe"],
+          ["adyen", "adyen"]
+        ] as const,
+        { name: "processor" }
+      ),
+      credentials: Options.keyValueMap("credential").pipe(
+        Options.withDescription(
+          "NAME=VALUE, repeated (VALUE env:VAR reads the environment variable VAR). Stripe: secretKey, webhookSecret. Adyen: apiKey, merchantAccount, hmacKey, liveEndpointUrlPrefix (live), returnUrl."
+        )
+      ),
+      surcharge: Options.boolean("surcharge").pipe(
+        Options.withDescription("also send the fee in the processor's surcharge field (Adyen)")
+      ),
+      live,
+      account,
+      json,
+      ...storeOptions
+    },
+    handle((flags) =>
+      Effect.gen(function* () {
+        const credentials: Record<string, string> = {}
+        for (const [name, value] of flags.credentials) {
+          credentials[name] = yield* credentialValue(name, value)
+        }
+        return {
+          _tag: "ProcessorsSet",
+          processor: flags.processor,
+          credentials,
+          surcharge: flags.surcharge,
+          live: flags.live,
+          account: Option.getOrUndefined(flags.account),
+          json: flags.json,
+          store: yield* resolveStore(flags)
+        } as const
+      })
+    )
+  ).pipe(
+    CliCommand.withDescription(
+      "connect a payment processor: its credentials are checked with the processor, then saved sealed"
+    )
+  )
+
+  const processorsShow = CliCommand.make(
+    "show",
+    { live, account, json, ...storeOptions },
+    handle((flags) =>
+      Effect.map(
+        resolveStore(flags),
+        (store) =>
+          ({
+            _tag: "ProcessorsShow",
+            live: flags.live,
+            account: Option.getOrUndefined(flags.account),
+            json: flags.json,
+            store
+          }) as const
+      )
+    )
+  ).pipe(CliCommand.withDescription("the payment processor of the mode, credentials masked"))
+
+  const processorsDelete = CliCommand.make(
+    "delete",
+    { live, account, ...storeOptions },
+    handle((flags) =>
+      Effect.map(
+        resolveStore(flags),
+        (store) =>
+          ({
+            _tag: "ProcessorsDelete",
+            live: flags.live,
+            account: Option.getOrUndefined(flags.account),
+            store
+          }) as const
+      )
+    )
+  ).pipe(CliCommand.withDescription("disconnect the payment processor of the mode"))
+
   const listen = CliCommand.make(
     "listen",
     {
@@ -451,6 +586,9 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       ),
       CliCommand.make("fee-configs").pipe(
         CliCommand.withSubcommands([feeConfigs("approve"), feeConfigs("cancel")])
+      ),
+      CliCommand.make("processors").pipe(
+        CliCommand.withSubcommands([processorsSet, processorsShow, processorsDelete])
       ),
       listen,
       CliCommand.make("rules").pipe(CliCommand.withSubcommands([rulesDiff]))

@@ -8,7 +8,7 @@
 import { join } from "node:path"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { ComplianceRules } from "@levy/core"
-import { AccountRepository, Tenant } from "@levy/storage"
+import { AccountRepository, ProcessorConfigRepository, Tenant } from "@levy/storage"
 import { Console, Effect, Layer, Option } from "effect"
 import * as Accounts from "../Accounts.js"
 import * as ApiServices from "../ApiServices.js"
@@ -16,10 +16,13 @@ import * as DevAccount from "../DevAccount.js"
 import * as FeeConfigChanges from "../feeConfigs/Changes.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
+import * as ProcessorConnect from "../processorConfigs/Connect.js"
+import * as ProcessorWire from "../processorConfigs/Wire.js"
+import * as ProcessorApiBaseUrls from "../processors/ApiBaseUrls.js"
 import * as Server from "../Server.js"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
-import { type Command, UsageError } from "./Args.js"
+import { type Command, CommandFailed, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
 import * as RulesDiff from "./RulesDiff.js"
 import * as Store from "./Store.js"
@@ -61,6 +64,8 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
   ).pipe(
     // Loopback webhook targets for the handlers and the dispatcher: development only.
     Layer.provide(Layer.succeed(LoopbackTargets, command.dev)),
+    // Where the processors' APIs are, when not their own (LEVY_<PROCESSOR>_API_BASE_URL).
+    Layer.provide(ProcessorApiBaseUrls.layerFromEnv),
     Layer.provideMerge(storage)
   )
   return Effect.gen(function* () {
@@ -191,6 +196,106 @@ const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve"
     )
   }).pipe(Effect.provide(Layer.merge(Store.layer(command.store), ComplianceRules.Live)))
 
+type ProcessorsCommand = Extract<
+  Command,
+  { _tag: "ProcessorsSet" | "ProcessorsShow" | "ProcessorsDelete" }
+>
+
+/** The tenant a `processors` command is about: the account (which must exist) and the mode. */
+const processorTenant = (command: ProcessorsCommand) =>
+  Effect.gen(function* () {
+    const { accountId } = yield* accountOf(command)
+    yield* Effect.flatMap(AccountRepository, (accounts) => accounts.getAccount(accountId)).pipe(
+      Effect.catchTag("RecordNotFound", noAccount(accountId))
+    )
+    return Tenant.make(accountId, command.live)
+  })
+
+const modeName = (tenant: Tenant.Tenant) => (tenant.livemode ? "live" : "test")
+
+/** A configuration as the CLI prints it: the API's masked object, as JSON or lines. */
+const printConfig = (config: ReturnType<typeof ProcessorWire.config>, json: boolean) =>
+  Console.log(
+    json
+      ? JSON.stringify(config, null, 2)
+      : [
+          `${config.processor} (${config.livemode ? "live" : "test"} mode)${config.surcharge ? ", surcharge on" : ""}`,
+          ...Object.entries(config.credentials).map(([name, masked]) => `  ${name}: ${masked}`),
+          `  webhook URL: https://<your Levy host>${config.webhookUrl}`
+        ].join("\n")
+  )
+
+/**
+ * `processors set`: the same check as POST /v1/processor-config (the fields, then one call to
+ * the processor at the server's API base URL), then saved sealed.
+ */
+const processorsSet = (command: Extract<Command, { _tag: "ProcessorsSet" }>) =>
+  Effect.gen(function* () {
+    const tenant = yield* processorTenant(command)
+    const request = yield* ProcessorConnect.verify(tenant, {
+      processor: command.processor,
+      credentials: command.credentials,
+      surcharge: command.surcharge
+    }).pipe(
+      Effect.catchTags({
+        CredentialsInvalid: (e) =>
+          Effect.fail(new UsageError({ message: `${e.param}: ${e.message}` })),
+        CredentialsRefused: (e) =>
+          Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) })),
+        ProcessorUnreachable: (e) =>
+          Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) }))
+      })
+    )
+    const at = Math.floor(Date.now() / 1000)
+    const saved = yield* Effect.flatMap(ProcessorConfigRepository, (repo) =>
+      repo.save(tenant, { ...request, at })
+    )
+    if (!command.json) {
+      yield* Console.log(`Saved for ${tenant.accountId} in ${modeName(tenant)} mode:`)
+    }
+    yield* printConfig(
+      ProcessorWire.config({ config: saved, credentials: request.credentials }),
+      command.json
+    )
+  }).pipe(
+    Effect.provide(Layer.merge(Store.layer(command.store), ProcessorApiBaseUrls.layerFromEnv))
+  )
+
+const processorsShow = (command: Extract<Command, { _tag: "ProcessorsShow" }>) =>
+  Effect.gen(function* () {
+    const tenant = yield* processorTenant(command)
+    const opened = yield* Effect.flatMap(ProcessorConfigRepository, (repo) => repo.open(tenant))
+    if (Option.isNone(opened)) {
+      return yield* new CommandFailed({
+        message: `No payment processor is configured for ${tenant.accountId} in ${modeName(tenant)} mode: levy processors set <stripe|adyen> --credential NAME=VALUE…${tenant.livemode ? " --live" : ""}`
+      })
+    }
+    yield* printConfig(ProcessorWire.config(opened.value), command.json)
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
+const processorsDelete = (command: Extract<Command, { _tag: "ProcessorsDelete" }>) =>
+  Effect.gen(function* () {
+    const tenant = yield* processorTenant(command)
+    const removed = yield* Effect.flatMap(ProcessorConfigRepository, (repo) =>
+      repo.remove(tenant)
+    ).pipe(
+      Effect.catchTag("RecordNotFound", () =>
+        Effect.fail(
+          new CommandFailed({
+            message: `No payment processor is configured for ${tenant.accountId} in ${modeName(tenant)} mode.`
+          })
+        )
+      )
+    )
+    yield* Console.log(
+      `Disconnected ${removed.processor} from ${tenant.accountId} in ${modeName(tenant)} mode.${
+        tenant.livemode
+          ? " Live charges are refused until a processor is connected again."
+          : " Test mode uses the simulator."
+      }`
+    )
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
 /** Runs one parsed command. */
 export const run = (command: Command) => {
   switch (command._tag) {
@@ -222,6 +327,12 @@ export const run = (command: Command) => {
       return keysRevoke(command)
     case "FeeConfigsResolve":
       return feeConfigsResolve(command)
+    case "ProcessorsSet":
+      return processorsSet(command)
+    case "ProcessorsShow":
+      return processorsShow(command)
+    case "ProcessorsDelete":
+      return processorsDelete(command)
     case "Listen":
       return Listen.run(command)
     case "RulesDiff":

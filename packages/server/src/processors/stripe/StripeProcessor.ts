@@ -322,8 +322,11 @@ export const definition: ProcessorDefinition = {
     },
     {
       name: "webhookSecret",
-      description: "The signing secret (whsec_…) of the webhook endpoint pointed at Levy.",
-      required: true
+      description:
+        "The signing secret (whsec_…) of the webhook endpoint pointed at Levy. Optional at first: the endpoint's URL is shown once the key is saved; save again with both.",
+      // Not required: the webhook URL to create the Stripe endpoint with (and so get its
+      // secret) is known once the configuration exists. Until it is set, notifications are refused.
+      required: false
     }
   ],
   webhookSecretField: "webhookSecret",

@@ -1,0 +1,44 @@
+/**
+ * Where each processor's API is, when not at the processor's own address: a proxy in front of
+ * it, or a local fake in tests. A SERVER setting, never an account's (docs/design.md §4): an
+ * account that could choose it would make the server send requests, its credentials included,
+ * to any host. `LEVY_STRIPE_API_BASE_URL`, `LEVY_ADYEN_API_BASE_URL` (docs/server.md).
+ */
+import { Config, Context, Effect, Layer, Option } from "effect"
+import * as Definitions from "./Definitions.js"
+
+/** The base URL per processor name; a processor not listed uses its own API. */
+export type Urls = Readonly<Record<string, string>>
+
+export class ProcessorApiBaseUrls extends Context.Reference<ProcessorApiBaseUrls>()(
+  "@levy/server/ProcessorApiBaseUrls",
+  { defaultValue: (): Urls => ({}) }
+) {}
+
+/** The environment variable of a processor's base URL: `LEVY_STRIPE_API_BASE_URL`. */
+export const variable = (name: string) => `LEVY_${name.toUpperCase()}_API_BASE_URL`
+
+const isHttpUrl = (text: string) =>
+  URL.canParse(text) && ["http:", "https:"].includes(new URL(text).protocol)
+
+/** The base URLs set in the environment (empty counts as unset); a malformed one fails. */
+export const fromEnv = Effect.gen(function* () {
+  const urls: Record<string, string> = {}
+  for (const name of Definitions.names) {
+    const value = yield* Config.option(
+      Config.string(variable(name)).pipe(
+        Config.validate({
+          message: "must be an http(s) URL",
+          validation: (text) => text === "" || isHttpUrl(text)
+        })
+      )
+    )
+    if (Option.isSome(value) && value.value !== "") urls[name] = value.value
+  }
+  return urls as Urls
+})
+
+export const layerFromEnv = Layer.effect(ProcessorApiBaseUrls, fromEnv)
+
+/** The base URL of processor `name`, if the server sets one. */
+export const of = (urls: Urls, name: string): string | undefined => urls[name]

@@ -1,0 +1,107 @@
+/**
+ * `levy processors set/show/delete` as child processes on one embedded data directory, against
+ * the local fake of Stripe (`LEVY_STRIPE_API_BASE_URL`): a key the fake refuses is not saved
+ * (exit 1), a good one is saved and shown masked, never printed in full; delete removes it.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
+import { levy, type Proc } from "./levyProcess.js"
+
+const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-processors-"))
+const storeArgs = ["--store", "embedded", "--data-dir", dataDir]
+const WEBHOOK_SECRET = "whsec_cli0123456789abcdefghijklmn"
+
+let stripe: FakeStripe
+let accountId = ""
+const running: Array<Proc> = []
+
+const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const proc = levy([...args, ...storeArgs], { LEVY_STRIPE_API_BASE_URL: stripe.url, ...env })
+  running.push(proc)
+  const code = await proc.exited
+  return { code, stdout: proc.stdout, stderr: proc.stderr }
+}
+
+/** `processors set stripe` with the secret key read from the environment (env:STRIPE_KEY). */
+const setStripe = (secretKey: string) =>
+  run(
+    [
+      "processors",
+      "set",
+      "stripe",
+      "--credential",
+      "secretKey=env:STRIPE_KEY",
+      "--credential",
+      `webhookSecret=${WEBHOOK_SECRET}`,
+      "--account",
+      accountId
+    ],
+    { STRIPE_KEY: secretKey }
+  )
+
+beforeAll(async () => {
+  stripe = await startFakeStripe({ secretKey: "sk_test_cliFake0123456789abcdef4242" })
+  const created = await run(["accounts", "create", "--json"])
+  expect(created.code).toBe(0)
+  accountId = JSON.parse(created.stdout).accountId
+}, 150_000)
+
+afterAll(async () => {
+  for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL")
+  await stripe?.close()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe("levy processors", () => {
+  it("set: a key the processor refuses exits 1 with its reason and saves nothing", async () => {
+    const refused = await setStripe("sk_test_wrong0123456789abcdef0000")
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("Stripe refused these credentials")
+    expect(refused.stderr).not.toContain("sk_test_wrong0123456789abcdef0000")
+    const none = await run(["processors", "show", "--account", accountId])
+    expect(none.code).toBe(1)
+    expect(none.stderr).toContain("No payment processor is configured")
+  }, 150_000)
+
+  it("set: a missing credential exits 2 naming it", async () => {
+    const missing = await run([
+      "processors",
+      "set",
+      "stripe",
+      "--credential",
+      `webhookSecret=${WEBHOOK_SECRET}`,
+      "--account",
+      accountId
+    ])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain("credentials[secretKey]")
+  }, 150_000)
+
+  it("set, show, delete: saved after the fake accepts the key, shown masked, removed", async () => {
+    const saved = await setStripe(stripe.secretKey)
+    expect(saved.code).toBe(0)
+    expect(saved.stdout).toContain("secretKey: sk_test_…4242")
+    expect(saved.stdout).toContain(`/v1/processor-webhooks/${accountId}/test/stripe`)
+    expect(saved.stdout + saved.stderr).not.toContain(stripe.secretKey)
+
+    const shown = await run(["processors", "show", "--json", "--account", accountId])
+    expect(shown.code).toBe(0)
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      object: "processor_config",
+      processor: "stripe",
+      livemode: false,
+      credentials: { secretKey: "sk_test_…4242", webhookSecret: "whsec_…klmn" }
+    })
+    expect(shown.stdout).not.toContain(WEBHOOK_SECRET)
+    // Live mode is separate.
+    expect((await run(["processors", "show", "--live", "--account", accountId])).code).toBe(1)
+
+    const deleted = await run(["processors", "delete", "--account", accountId])
+    expect(deleted.code).toBe(0)
+    expect(deleted.stdout).toContain("Disconnected stripe")
+    expect((await run(["processors", "show", "--account", accountId])).code).toBe(1)
+  }, 150_000)
+})
