@@ -75,8 +75,8 @@ export const CREDENTIAL_FIELDS: Readonly<Record<ProcessorName, ReadonlyArray<Cre
       name: "hmacKey",
       label: "HMAC key",
       where:
-        "Customer Area → Developers → Webhooks → your standard webhook for this account's webhook URL → HMAC key.",
-      required: true,
+        "Customer Area → Developers → Webhooks → your standard webhook for this account's webhook URL → HMAC key. Save the other fields first to learn that URL.",
+      required: false,
       secret: true,
       signsNotifications: true
     },

@@ -31,7 +31,7 @@ export const ProcessorConfigCreate = closed(
     processor: ProcessorName,
     credentials: Credentials.annotations({
       description:
-        "Stripe: secretKey, webhookSecret. Adyen: apiKey, merchantAccount, hmacKey, and liveEndpointUrlPrefix (live), returnUrl (optional)."
+        "Stripe: secretKey, webhookSecret. Adyen: apiKey, merchantAccount, then hmacKey once the webhook exists, liveEndpointUrlPrefix (live), returnUrl (optional)."
     }),
     surcharge: Schema.optional(
       Schema.Boolean.annotations({

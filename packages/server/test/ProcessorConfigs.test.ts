@@ -135,14 +135,14 @@ describe("POST/GET/DELETE /v1/processor-config", () => {
 
   it("refuses a missing or unknown credential and an unknown processor, naming the field", async () => {
     const missing = await call(server.url, "POST", PATH, {
-      body: { processor: "adyen", credentials: { apiKey: "AQEkey", merchantAccount: "Shop" } }
+      body: { processor: "adyen", credentials: { apiKey: "AQEkey", hmacKey: "AB12" } }
     })
     expect(missing.status).toBe(400)
     expect(missing.body).toMatchObject({
-      error: { code: "parameter_missing", param: "credentials[hmacKey]" }
+      error: { code: "parameter_missing", param: "credentials[merchantAccount]" }
     })
     expect((missing.body as { error: { message: string } }).error.message).toContain(
-      "Required: apiKey, merchantAccount, hmacKey"
+      "Required: apiKey, merchantAccount"
     )
     const noKey = await call(server.url, "POST", PATH, {
       body: { processor: "stripe", credentials: { webhookSecret: WEBHOOK_SECRET } }

@@ -44,8 +44,8 @@ describe("Credentials", () => {
     expect(Credentials.check(stripe, { secretKey: "sk_test_x", webhookSecret: "w" })).toEqual(
       Either.right({ secretKey: "sk_test_x", webhookSecret: "w" })
     )
-    expect(Credentials.check(adyen, { apiKey: "k", merchantAccount: "m" })).toMatchObject(
-      Either.left({ code: "parameter_missing", param: "credentials[hmacKey]" })
+    expect(Credentials.check(adyen, { apiKey: "k", hmacKey: "h" })).toMatchObject(
+      Either.left({ code: "parameter_missing", param: "credentials[merchantAccount]" })
     )
     const unknown = Credentials.check(stripe, { secretKey: "s", webhookSecret: "w", x: "y" })
     expect(unknown).toMatchObject(

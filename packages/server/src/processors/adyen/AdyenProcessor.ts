@@ -322,11 +322,11 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
 
   const verifyCredentials = () =>
     Effect.gen(function* () {
-      if (apiKey === "" || merchantAccount === "" || hmacKey === "") {
+      if (apiKey === "" || merchantAccount === "") {
         return yield* new ProcessorRefused({
           processor: NAME,
           code: "credentials_missing",
-          message: "Adyen needs apiKey, merchantAccount and hmacKey."
+          message: "Adyen needs apiKey and merchantAccount."
         })
       }
       const api = yield* checkout
@@ -365,8 +365,11 @@ export const definition: ProcessorDefinition = {
     },
     {
       name: "hmacKey",
-      description: "The HMAC key (hex) of the standard webhook pointed at Levy.",
-      required: true
+      description:
+        "The HMAC key (hex) of the standard webhook pointed at Levy. Optional at first: the webhook URL is shown once the API key is saved; save again with both.",
+      // Not required, like Stripe's webhook secret: the URL to create the webhook with (and so
+      // get its key) is known once the configuration exists. Until then notifications are refused.
+      required: false
     },
     {
       name: "liveEndpointUrlPrefix",
