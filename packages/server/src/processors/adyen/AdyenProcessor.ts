@@ -175,7 +175,7 @@ const outcomeOf = (
 
 /** An Adyen adapter for one account's API key and merchant account. */
 export const make = (settings: ProcessorSettings): PaymentProcessor => {
-  const { apiKey = "", merchantAccount = "", hmacKey = "" } = settings.credentials
+  const { apiKey = "", merchantAccount = "" } = settings.credentials
   const liveEndpointUrlPrefix = settings.credentials.liveEndpointUrlPrefix ?? ""
   const returnUrl = settings.credentials.returnUrl || DEFAULT_RETURN_URL
 
