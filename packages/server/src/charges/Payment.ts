@@ -43,23 +43,30 @@ export const processorFor = (
   )
 
 /** The card fields of a charge request the processor can tell. */
-type CardFields = Pick<ChargeCreate.ChargeCreate, "cardType" | "cardNetwork" | "cardIssuingCountry">
+type CardFields = Pick<
+  ChargeCreate.ChargeCreate,
+  "cardType" | "cardNetwork" | "cardIssuingCountry" | "cardholder"
+>
+
+/** Who holds a card of the processor's category, in the engine's words. */
+const HOLDER = { consumer: "consumer", commercial: "business" } as const
 
 /** What the processor says of the card, as the engine's inputs (unknowns left out). */
 const fieldsOf = (method: PaymentMethod): CardFields => ({
   ...(method.funding === "unknown" ? {} : { cardType: method.funding }),
   ...(method.network === null ? {} : { cardNetwork: method.network }),
-  ...(method.issuingCountry === null ? {} : { cardIssuingCountry: method.issuingCountry })
+  ...(method.issuingCountry === null ? {} : { cardIssuingCountry: method.issuingCountry }),
+  ...(method.category === "unknown" ? {} : { cardholder: HOLDER[method.category] })
 })
 
 const describeCard = (card: CardFields) =>
-  [card.cardIssuingCountry, card.cardNetwork, card.cardType]
+  [card.cardIssuingCountry, card.cardholder, card.cardNetwork, card.cardType]
     .filter((p) => p !== undefined)
     .join(" ")
 
 /**
  * The card of the charge: what the processor tells of the source (funding, network, issuing
- * country) over the request's fields, which may not contradict it. Fails with the API's error
+ * country, consumer or commercial) over the request's fields, which may not contradict it. Fails with the API's error
  * for a source the processor cannot use, a processor that refused or did not answer.
  */
 export const checkCard = (
@@ -72,7 +79,7 @@ export const checkCard = (
       .describe(source)
       .pipe(Effect.catchAll(ProcessorErrors.ofDescribe))
     const card = fieldsOf(method)
-    for (const field of ["cardType", "cardNetwork", "cardIssuingCountry"] as const) {
+    for (const field of ["cardType", "cardNetwork", "cardIssuingCountry", "cardholder"] as const) {
       const asked = request[field]
       const told = card[field]
       if (asked !== undefined && told !== undefined && asked !== told) {

@@ -28,6 +28,8 @@ export interface Harness {
     readonly declined: string
     readonly unknown: string
   }
+  /** The credit source's issuing country as the processor tells it (the simulator does not). */
+  readonly creditIssuingCountry: string | null
   /** Payments that took money at the processor. */
   readonly payments: () => number
   /** Refunds the processor made. */
@@ -50,6 +52,7 @@ export const stripeHarness = async (): Promise<Harness> => {
     processor: StripeAdapter.make(settings(fake.secretKey)),
     refused: StripeAdapter.make(settings("sk_test_not_a_real_key_0000")),
     webhookSecret: "whsec_levy_conformance",
+    creditIssuingCountry: "US",
     sources: {
       credit: "pm_card_visa",
       debit: "ctoken_visa_debit",
@@ -90,6 +93,7 @@ export const adyenHarness = async (): Promise<Harness> => {
     processor: AdyenAdapter.make(settings(fake.apiKey)),
     refused: AdyenAdapter.make(settings("AQE_wrong_key")),
     webhookSecret: ADYEN_HMAC_KEY,
+    creditIssuingCountry: "US",
     sources: {
       credit: card("4111111111111111"),
       debit: card("4400000000000008"),
@@ -111,6 +115,7 @@ export const simulatorHarness = async (): Promise<Harness> => {
   return {
     processor: simulator,
     webhookSecret: "none",
+    creditIssuingCountry: null,
     sources: {
       credit: "tok_visa",
       debit: "tok_visa_debit",

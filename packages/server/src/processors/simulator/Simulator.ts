@@ -21,11 +21,16 @@ export const NAME = "simulator"
 /** The default source when a test-mode charge names none. */
 export const DEFAULT_SOURCE = "tok_visa"
 
+/**
+ * A test card: its funding and network. Issuer country and category are left unknown, so the
+ * request's `cardIssuingCountry` and `cardholder` decide them (a test card issued in one fixed
+ * country would make every test-mode charge elsewhere a foreign card's).
+ */
 const card = (funding: "credit" | "debit", network: "visa" | "mastercard"): PaymentMethod => ({
   funding,
   network,
-  issuingCountry: "US",
-  category: "consumer"
+  issuingCountry: null,
+  category: "unknown"
 })
 
 const CARDS: Readonly<Record<string, PaymentMethod>> = {
