@@ -14,6 +14,7 @@ import init from "./migrations/0001_init.js"
 import webhookSecretRoll from "./migrations/0002_webhook_secret_roll.js"
 import eventFanOut from "./migrations/0003_event_fan_out.js"
 import chargePhases from "./migrations/0004_charge_phases.js"
+import processorNotifications from "./migrations/0006_processor_notifications.js"
 import { StorageError } from "./StorageError.js"
 
 /** Every migration, by `<number>_<name>`. */
@@ -21,7 +22,8 @@ export const migrations = {
   "0001_init": init,
   "0002_webhook_secret_roll": webhookSecretRoll,
   "0003_event_fan_out": eventFanOut,
-  "0004_charge_phases": chargePhases
+  "0004_charge_phases": chargePhases,
+  "0006_processor_notifications": processorNotifications
 }
 
 /** The table that records applied migrations. */

@@ -17,6 +17,7 @@ import { FeeConfigRepository } from "./FeeConfigRepository.js"
 import { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
 import { MemoryStore } from "./MemoryStore.js"
+import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import * as Migrations from "./Migrations.js"
 import { SecretBox } from "./SecretBox.js"
 import * as SqlSupport from "./SqlSupport.js"
@@ -34,6 +35,7 @@ export type Repositories =
   | EventRepository
   | WebhookEndpointRepository
   | WebhookDeliveryRepository
+  | ProcessorNotificationRepository
   | Transactions
 
 /** The repositories over a SQL client (PostgreSQL or embedded). */
@@ -47,6 +49,7 @@ export const layerSqlRepositories: Layer.Layer<
   ChargeRepository.layerSql,
   WebhookEndpointRepository.layerSql,
   WebhookDeliveryRepository.layerSql,
+  ProcessorNotificationRepository.layerSql,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, EventRepository.layerSql)))
 
@@ -57,6 +60,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   ChargeRepository.layerMemory,
   WebhookEndpointRepository.layerMemory,
   WebhookDeliveryRepository.layerMemory,
+  ProcessorNotificationRepository.layerMemory,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, EventRepository.layerMemory)),

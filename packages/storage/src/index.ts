@@ -61,6 +61,12 @@ export type { Json, JsonObject } from "./Json.js"
 export { MemoryStore } from "./MemoryStore.js"
 export * as Migrations from "./Migrations.js"
 export * as Page from "./Page.js"
+export {
+  type ProcessorDispute,
+  ProcessorNotificationRepository,
+  type ProcessorNotificationRepositoryService,
+  type ReceivedNotification
+} from "./ProcessorNotificationRepository.js"
 export { SecretBox } from "./SecretBox.js"
 export * as SqlSupport from "./SqlSupport.js"
 export * as Storage from "./Storage.js"

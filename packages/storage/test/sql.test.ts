@@ -38,7 +38,8 @@ for (const store of sqlStores) {
             [1, "init"],
             [2, "webhook_secret_roll"],
             [3, "event_fan_out"],
-            [4, "charge_phases"]
+            [4, "charge_phases"],
+            [6, "processor_notifications"]
           ])
           expect(yield* Migrations.migrate).toEqual([])
         })
