@@ -5,10 +5,10 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import { ComplianceRules } from "@levy/core"
 import { AccountRepository, Ids, SecretBox, Storage, Testing } from "@levy/storage"
 import { Duration, Effect, Layer, ManagedRuntime } from "effect"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import { defaults, EdgeConfig, type EdgeOptions } from "../src/http/EdgeConfig.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
+import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import * as Server from "../src/Server.js"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 
@@ -45,6 +45,8 @@ export const start = async (
     readonly loopbackTargets?: boolean
     /** Proxies whose X-Forwarded-For is believed (default none). */
     readonly trustedProxies?: ReadonlyArray<string>
+    /** The processors (default: the simulator in test mode, none live). */
+    readonly processors?: Layer.Layer<PaymentProcessors>
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
@@ -62,7 +64,7 @@ export const start = async (
       options.resolver ?? KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,
       ComplianceRules.Live,
-      PaymentProcessors.layerTestOnly,
+      options.processors ?? PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, edge),
       Layer.succeed(LoopbackTargets, options.loopbackTargets ?? true),
       options.storage ?? Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))

@@ -236,7 +236,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
             trusted
           )
           // A processor's notification: signed by the processor, not by an API key.
-          if (request.method === "POST" && pathname.startsWith(WebhookPath.PREFIX)) {
+          if (pathname.startsWith(WebhookPath.PREFIX)) {
             return yield* processorWebhook(request, pathname, address, limiter, options, headers)
           }
           const secret = bearerOf(request.headers.authorization)

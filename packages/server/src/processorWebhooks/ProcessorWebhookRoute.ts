@@ -98,6 +98,12 @@ export const make = Effect.gen(function* () {
     headers: Record<string, string>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.LevyError> =>
     Effect.gen(function* () {
+      if (request.method !== "POST") {
+        headers.allow = "POST"
+        return yield* new ApiError.MethodNotAllowedError({
+          message: `${pathname} accepts only POST, from a payment processor.`
+        })
+      }
       const limits = options.rateLimits
       const missing = () =>
         RateLimit.consumeBucket(
