@@ -81,7 +81,8 @@ export const apply = (
     if (Option.isNone(known)) return yield* open(charge.value, n)
     if (n._tag === "DisputeOpened") return "known"
     const dispute = known.value
-    if (!DisputeOrder.applies(dispute, n)) return "known"
+    const decision = DisputeOrder.decide(dispute, n)
+    if (decision === "stale") return "known"
     const at = now()
     const updated = yield* repo
       .updateDispute(tenant, dispute.id, {
@@ -90,6 +91,7 @@ export const apply = (
         updated: at
       })
       .pipe(Effect.catchTag("RecordNotFound", Effect.die))
+    if (decision === "same") return "applied"
     const type = DisputeOrder.isClosed(n.status) ? "dispute.closed" : "dispute.updated"
     yield* eventOf(type, updated, charge.value, at)
     return "applied"

@@ -1,9 +1,11 @@
 /**
- * Whether a processor's dispute status change applies to a dispute as Levy has it
- * (docs/design.md §8): processors deliver at least once and in any order, so a change older
- * than the last one applied, a change to a closed dispute (won or lost is final), or no change
- * at all is left out. Two changes stamped with the same second go forward only
- * (needs_response → under_review → won/lost), so their order of arrival does not matter.
+ * What a processor's dispute status change does to a dispute as Levy has it
+ * (docs/design.md §8). Processors deliver at least once and in any order, so each dispute keeps
+ * the processor's time of the newest change seen: an older change is stale, and so is any
+ * change to a closed dispute (won and lost are final). A newer change with the status the
+ * dispute already has moves only that time (so an older, different status arriving after it
+ * stays stale). Two changes stamped with the same second go forward only (needs_response →
+ * under_review → won/lost), so their order of arrival does not matter either.
  */
 import type { Dispute } from "@levy/storage"
 
@@ -19,14 +21,18 @@ const RANK: Readonly<Record<Status, number>> = {
 /** Won and lost close a dispute. */
 export const isClosed = (status: Status): boolean => RANK[status] === 2
 
-/** Whether `change` (the processor's status at `occurredAt`) applies to `current`. */
-export const applies = (
+/** `stale`: nothing changes; `same`: only the time moves; `changed`: a new status. */
+export type Decision = "stale" | "same" | "changed"
+
+/** What `change` (the processor's status at `occurredAt`) does to `current`. */
+export const decide = (
   current: { readonly status: Status; readonly processorUpdatedAt: number },
   change: { readonly status: Status; readonly occurredAt: number }
-): boolean => {
-  if (isClosed(current.status) || change.status === current.status) return false
-  if (change.occurredAt !== current.processorUpdatedAt) {
-    return change.occurredAt > current.processorUpdatedAt
-  }
-  return RANK[change.status] > RANK[current.status]
+): Decision => {
+  if (isClosed(current.status)) return "stale"
+  const newer =
+    change.occurredAt > current.processorUpdatedAt ||
+    (change.occurredAt === current.processorUpdatedAt && RANK[change.status] > RANK[current.status])
+  if (!newer) return "stale"
+  return change.status === current.status ? "same" : "changed"
 }
