@@ -7,7 +7,7 @@ import { ComplianceRules } from "@levy/core"
 import {
   Accounts,
   KeyResolverStorage,
-  PaymentProcessor,
+  PaymentProcessors,
   RateLimitStore,
   Server
 } from "@levy/server"
@@ -30,7 +30,7 @@ export const startServer = async (
       KeyResolverStorage.layer(),
       RateLimitStore.layerMemory,
       ComplianceRules.Live,
-      PaymentProcessor.PaymentProcessors.layerTestOnly
+      PaymentProcessors.PaymentProcessors.layerTestOnly
     ]),
     Layer.provideMerge(store)
   )

@@ -2,15 +2,16 @@
  * What the `/v1` API runs on besides HTTP and the store, the same for `levy serve` and for
  * the API mounted into another app (Mount.ts): keys resolved from the store, the rate limiter
  * and the edge's limits chosen by the caller, the ruleset, the payment processors, webhook
- * delivery in the background and the idempotency sweep.
+ * delivery in the background, the idempotency sweep and the recovery of pending charges and refunds.
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ComplianceRules } from "@levy/core"
 import { Layer } from "effect"
-import { PaymentProcessors } from "./processors/PaymentProcessors.js"
+import * as Recovery from "./charges/Recovery.js"
 import * as Housekeeping from "./Housekeeping.js"
 import type { EdgeConfig } from "./http/EdgeConfig.js"
 import * as KeyResolverStorage from "./KeyResolverStorage.js"
+import { PaymentProcessors } from "./processors/PaymentProcessors.js"
 import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
 export interface Settings<E> {
@@ -29,11 +30,13 @@ export const provide = <A, E1, R, E2>(api: Layer.Layer<A, E1, R>, settings: Sett
       KeyResolverStorage.layer(),
       settings.rateLimiter,
       settings.edge,
-      ComplianceRules.Live,
-      PaymentProcessors.layerTestOnly
+      ComplianceRules.Live
     ]),
     // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
     Layer.provide(settings.dispatcher),
     // Expired idempotency records deleted hourly.
-    Layer.provide(Housekeeping.layer())
+    Layer.provide(Housekeeping.layer()),
+    // Charges and refunds left pending settled in the background (docs/processors.md).
+    Layer.provide(Recovery.layerFromEnv),
+    Layer.provide(PaymentProcessors.layerTestOnly)
   )

@@ -45,7 +45,7 @@ export const start = async (
     readonly loopbackTargets?: boolean
     /** Proxies whose X-Forwarded-For is believed (default none). */
     readonly trustedProxies?: ReadonlyArray<string>
-    /** The processors (default: the simulator in test mode, none live). */
+    /** The processors (default: the simulator in test mode, none in live mode). */
     readonly processors?: Layer.Layer<PaymentProcessors>
   } = {}
 ): Promise<Running> => {

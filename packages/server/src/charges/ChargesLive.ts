@@ -103,7 +103,9 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
         if (charge.status !== "pending") {
           // Settled meanwhile (by the sweeper) after this key's claim was forgotten.
           const response = ChargePhases.responseOf(charge)
-          yield* Idempotency.record(response.status, response.body)
+          // Stored for the key whether or not the claim survived (never a defect: a 503 at worst).
+          yield* idempotency.settle(tenant, claim.key, claim.fingerprint, response)
+          yield* Idempotency.answered
           return yield* answer(charge)
         }
         if (charge.processor !== null && charge.processor !== processor.name) {

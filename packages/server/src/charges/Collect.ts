@@ -70,18 +70,16 @@ export const keys = (key: string) => ({ base: key, fee: `${key}:fee`, unwind: `$
  * about money moved, so it counts as no answer (the charge stays pending).
  */
 const lookup = (processor: PaymentProcessor, key: string) =>
-  processor
-    .lookup(key)
-    .pipe(
-      Effect.catchTag("ProcessorRefused", (e) =>
-        Effect.fail(
-          new ProcessorUnavailable({
-            processor: e.processor,
-            message: `lookup refused: ${e.message}`
-          })
-        )
+  processor.lookup(key).pipe(
+    Effect.catchTag("ProcessorRefused", (e) =>
+      Effect.fail(
+        new ProcessorUnavailable({
+          processor: e.processor,
+          message: `lookup refused: ${e.message}`
+        })
       )
     )
+  )
 
 /** One payment under `key`: found at the processor when resuming, else made. */
 const pay = (

@@ -6,6 +6,7 @@
 
 import * as AdyenAdapter from "../../src/processors/adyen/AdyenProcessor.js"
 import type { PaymentProcessor } from "../../src/processors/PaymentProcessor.js"
+import * as Simulator from "../../src/processors/simulator/Simulator.js"
 import * as StripeAdapter from "../../src/processors/stripe/StripeProcessor.js"
 import { startFakeAdyen } from "../fakes/FakeAdyen.js"
 import { startFakeStripe } from "../fakes/FakeStripe.js"
@@ -18,8 +19,8 @@ export interface Signed {
 
 export interface Harness {
   readonly processor: PaymentProcessor
-  /** The same processor with credentials it refuses. */
-  readonly refused: PaymentProcessor
+  /** The same processor with credentials it refuses; none for the simulator (it has none). */
+  readonly refused?: PaymentProcessor
   readonly webhookSecret: string
   readonly sources: {
     readonly credit: string
@@ -33,8 +34,8 @@ export interface Harness {
   readonly refunds: () => number
   /** Whether `lookup` can find a payment (Adyen's Checkout API cannot: recovery repeats). */
   readonly lookupFinds: boolean
-  /** A dispute on a payment, notified and signed with `secret`. */
-  readonly disputeNotification: (paymentReference: string, secret: string) => Signed
+  /** A dispute on a payment, notified and signed with `secret`; none for the simulator. */
+  readonly disputeNotification?: (paymentReference: string, secret: string) => Signed
   readonly close: () => Promise<void>
 }
 
@@ -101,5 +102,24 @@ export const adyenHarness = async (): Promise<Harness> => {
     disputeNotification: (reference, secret) =>
       fake.notification([fake.chargeback(reference)], secret),
     close: fake.close
+  }
+}
+
+/** The built-in test-mode simulator: no credentials, no notifications; lookup finds its own charges. */
+export const simulatorHarness = async (): Promise<Harness> => {
+  const simulator = Simulator.make()
+  return {
+    processor: simulator,
+    webhookSecret: "none",
+    sources: {
+      credit: "tok_visa",
+      debit: "tok_visa_debit",
+      declined: "tok_chargeDeclined",
+      unknown: "tok_doesNotExist"
+    },
+    payments: simulator.payments,
+    refunds: simulator.refunds,
+    lookupFinds: true,
+    close: async () => {}
   }
 }
