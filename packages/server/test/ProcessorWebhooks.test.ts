@@ -235,7 +235,7 @@ for (const [storeName, makeStore] of STORES) {
       expect(await eventsAbout(charge)).toEqual(["charge.refunded"])
     })
 
-    it("a refund Levy made (its key in the refund's metadata) is not booked again", async () => {
+    it("a refund Levy made (its key in its metadata) settles Levy's pending refund, once", async () => {
       const charge = await paid("pi_levy_refund")
       const refundId = `re_levy${storeName}${++counter}`
       await run(
@@ -266,8 +266,24 @@ for (const [storeName, makeStore] of STORES) {
         metadata: { levy_idempotency_key: `levy_${refundId}` }
       })
       expect((await post(server.url, webhookPath("stripe"), made)).status).toBe(200)
-      expect((await refundsOf(charge)).map((r) => r.id)).toEqual([refundId])
-      expect(await eventsAbout(charge)).toEqual([])
+      expect((await post(server.url, webhookPath("stripe"), made)).status).toBe(200)
+      // Stripe's charge.refunded names the same refund: Levy knows it by its reference now.
+      const listed = stripeEvent("refund.created", {
+        ...(JSON.parse(made.rawBody).data.object as Record<string, unknown>),
+        metadata: {}
+      })
+      expect((await post(server.url, webhookPath("stripe"), listed)).status).toBe(200)
+      expect(await refundsOf(charge)).toMatchObject([
+        { id: refundId, status: "succeeded", totalAmount: 1_032, convenienceFee: 32 }
+      ])
+      const stored = await run(
+        Effect.flatMap(ChargeRepository, (c) => c.leaseRefund(TEST, refundId, 0))
+      )
+      expect(stored.processorReference).toBe("re_stripe_levys")
+      expect(await get<Record<string, unknown>>(`/v1/charges/${charge}`)).toMatchObject({
+        amountRefunded: 1_032
+      })
+      expect(await eventsAbout(charge)).toEqual(["charge.refunded"])
     })
 
     it("a pending charge is settled by its payment's outcome, once", async () => {

@@ -127,12 +127,20 @@ export const stripeDispute = (
   created: 1_760_000_000
 })
 
+/** A reply to a notification. */
+export interface Reply {
+  readonly status: number
+  readonly text: string
+  readonly body: unknown
+  readonly headers: Headers
+}
+
 /** POSTs a raw notification body with its headers. */
 export const post = async (
   base: string,
   path: string,
   signed: { readonly rawBody: string; readonly headers: Readonly<Record<string, string>> }
-) => {
+): Promise<Reply> => {
   const response = await fetch(`${base}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...signed.headers },

@@ -1,8 +1,8 @@
 /**
  * Refunds from processor notifications (docs/design.md §8). A refund Levy made is recognised
- * by its processor reference, or by the idempotency key it was made with (a pending one is
- * left to Levy's own request or the recovery sweeper, which settle it with its stored
- * response); the base payment's refund that unwinds a failed `separate` charge is Levy's too.
+ * by its processor reference, or by the idempotency key it was made with: a settled one
+ * changes nothing, a pending one is settled by it; the base payment's refund that unwinds a
+ * failed `separate` charge is Levy's too.
  * Any other refund of a charge Levy made was made in the processor's dashboard: it becomes a
  * Levy refund (`re_…`) with the fee part pro rata (RefundSplit.ts), added to the charge's
  * refunded amounts, with `charge.refunded`.
@@ -12,15 +12,18 @@ import {
   ChargeRepository,
   type EventRepository,
   Ids,
+  type Json,
   ProcessorNotificationRepository,
   type StorageError,
   type StoredCharge,
+  type StoredRefund,
   Tenant
 } from "@levy/storage"
 import { Effect, Option, Schema } from "effect"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import * as Outbox from "../events/Outbox.js"
 import type { RefundMade } from "../processors/PaymentProcessor.js"
+import * as RefundPhases from "../refunds/RefundPhases.js"
 import type { Change } from "./Change.js"
 import * as RefundSplit from "./RefundSplit.js"
 
@@ -35,14 +38,66 @@ const UNWIND_SUFFIX = ":unwind"
 const refundKeyOf = (key: string) =>
   key.endsWith(FEE_SUFFIX) ? key.slice(0, -FEE_SUFFIX.length) : key
 
-/** Whether Levy already has this refund: by its reference, or by the key it was made with. */
-const isLevys = (tenant: Tenant.Tenant, n: RefundMade) =>
+/**
+ * Levy's own refund this one is: found by its reference, or by the key it was made with
+ * (`none` when it is not Levy's; `unwind` for the base given back after a failed fee part).
+ */
+const levysRefund = (tenant: Tenant.Tenant, n: RefundMade) =>
   Effect.gen(function* () {
     const repo = yield* ProcessorNotificationRepository
-    if (Option.isSome(yield* repo.refundByReference(tenant, n.refundReference))) return true
-    if (n.idempotencyKey === null) return false
-    if (n.idempotencyKey.endsWith(UNWIND_SUFFIX)) return true
-    return Option.isSome(yield* repo.refundByProcessorKey(tenant, refundKeyOf(n.idempotencyKey)))
+    const byReference = yield* repo.refundByReference(tenant, n.refundReference)
+    if (Option.isSome(byReference) || n.idempotencyKey === null) return byReference
+    if (n.idempotencyKey.endsWith(UNWIND_SUFFIX)) return "unwind" as const
+    return yield* repo.refundByProcessorKey(tenant, refundKeyOf(n.idempotencyKey))
+  })
+
+/**
+ * Settles Levy's pending refund with the processor's word that it was made, as its own phase 3
+ * does (refunds/RefundPhases.ts: `charge.refunded` and the stored response); Levy's request or
+ * the sweeper then finds it settled. A `separate` charge's refund is two processor refunds, and
+ * one whose amount differs is not this one alone: both are left to Levy's own phases.
+ */
+const settlePending = (refund: StoredRefund, charge: StoredCharge, n: RefundMade) =>
+  Effect.gen(function* () {
+    if (feePaymentOf(charge, n.paymentReference) !== undefined || n.amount !== refund.amount) {
+      return "known" as const
+    }
+    const eventId = yield* Effect.flatMap(Ids, (ids) => ids.make("evt"))
+    const charges = yield* ChargeRepository
+    const settled = yield* charges
+      .settleRefund(
+        refund,
+        refund.id,
+        {
+          status: "succeeded",
+          amount: refund.amount,
+          feeAmount: refund.feeAmount,
+          processorReference: n.refundReference
+        },
+        (r, c) => ({
+          events: [
+            {
+              id: eventId,
+              accountId: c.accountId,
+              livemode: c.livemode,
+              type: "charge.refunded",
+              data: { object: encodeCharge(ChargeWire.toWire(c)) as unknown as Json },
+              request: r.idempotencyKey === null ? null : { idempotencyKey: r.idempotencyKey },
+              created: now()
+            }
+          ],
+          idempotency:
+            r.idempotencyKey === null
+              ? undefined
+              : {
+                  key: r.idempotencyKey,
+                  fingerprint: r.requestFingerprint,
+                  response: RefundPhases.responseOf(r, c.currency)
+                }
+        })
+      )
+      .pipe(Effect.catchTag("RecordNotFound", Effect.die))
+    return settled.won ? ("applied" as const) : ("known" as const)
   })
 
 /** Which payment of a `separate` charge was refunded; undefined for `direct` billing. */
@@ -116,6 +171,10 @@ export const apply = (
     const repo = yield* ProcessorNotificationRepository
     const charge = yield* repo.chargeByReference(tenant, n.paymentReference)
     if (Option.isNone(charge)) return "unknown_payment"
-    if (yield* isLevys(tenant, n)) return "known"
-    return yield* book(processor, charge.value, n)
+    const levys = yield* levysRefund(tenant, n)
+    if (levys === "unwind") return "known"
+    if (Option.isNone(levys)) return yield* book(processor, charge.value, n)
+    return levys.value.status === "pending"
+      ? yield* settlePending(levys.value, charge.value, n)
+      : "known"
   })
