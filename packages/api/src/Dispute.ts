@@ -6,8 +6,11 @@ import { CurrencyCode, Livemode, MinorUnits, oneOf, PrefixedId, Timestamp } from
 /** A dispute id, `dp_…`. */
 export const DisputeId = PrefixedId("dp")
 
-/** `needs_response` until decided, then `won` or `lost`. */
-export const DisputeStatus = oneOf("needs_response", "won", "lost")
+/**
+ * `needs_response` while the merchant may answer, `under_review` once evidence is with the
+ * issuer, then `won` or `lost` (closed: nothing changes after).
+ */
+export const DisputeStatus = oneOf("needs_response", "under_review", "won", "lost")
 export type DisputeStatus = typeof DisputeStatus.Type
 
 /** The dispute. */

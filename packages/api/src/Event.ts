@@ -11,12 +11,17 @@ import { Livemode, oneOf, PrefixedId, Timestamp } from "./Field.js"
 /** An event id, `evt_…`. */
 export const EventId = PrefixedId("evt")
 
-/** The event types of the specification. */
+/**
+ * The event types of the specification, and the dispute's later changes
+ * (docs/design.md §8): `dispute.updated` while it is open, `dispute.closed` when won or lost.
+ */
 export const EventType = oneOf(
   "charge.succeeded",
   "charge.failed",
   "charge.refunded",
   "dispute.created",
+  "dispute.updated",
+  "dispute.closed",
   "fee_config.updated"
 ).annotations({ identifier: "EventType" })
 export type EventType = typeof EventType.Type

@@ -117,7 +117,7 @@ export interface Dispute {
   readonly livemode: boolean
   readonly chargeId: string
   readonly amount: number
-  readonly status: "needs_response" | "won" | "lost"
+  readonly status: "needs_response" | "under_review" | "won" | "lost"
   readonly reason: string
   readonly created: number
   readonly updated: number
@@ -356,7 +356,7 @@ export interface ChargeRepositoryService {
   ) => Effect.Effect<Page.Page<Dispute>, RecordNotFound | StorageError>
 }
 
-interface ChargeRow {
+export interface ChargeRow {
   account_id: string
   id: string
   livemode: boolean
@@ -404,7 +404,7 @@ const processingFromRow = (r: {
   recoverAfterMs: r.recover_after ?? null
 })
 
-const chargeFromRow = (r: ChargeRow): StoredCharge => ({
+export const chargeFromRow = (r: ChargeRow): StoredCharge => ({
   ...processingFromRow(r),
   id: r.id,
   accountId: r.account_id,
@@ -431,7 +431,7 @@ const chargeFromRow = (r: ChargeRow): StoredCharge => ({
   details: r.details
 })
 
-interface RefundRow {
+export interface RefundRow {
   account_id: string
   id: string
   livemode: boolean
@@ -452,7 +452,7 @@ interface RefundRow {
   failure_message: string | null
 }
 
-const refundFromRow = (r: RefundRow): StoredRefund => ({
+export const refundFromRow = (r: RefundRow): StoredRefund => ({
   ...processingFromRow(r),
   failureCode: r.failure_code ?? null,
   failureMessage: r.failure_message ?? null,
@@ -468,7 +468,7 @@ const refundFromRow = (r: RefundRow): StoredRefund => ({
   metadata: r.metadata
 })
 
-interface DisputeRow {
+export interface DisputeRow {
   account_id: string
   id: string
   livemode: boolean
@@ -480,7 +480,7 @@ interface DisputeRow {
   updated: number
 }
 
-const disputeFromRow = (r: DisputeRow): Dispute => ({
+export const disputeFromRow = (r: DisputeRow): Dispute => ({
   id: r.id,
   accountId: r.account_id,
   livemode: r.livemode,

@@ -15,6 +15,7 @@ import webhookSecretRoll from "./migrations/0002_webhook_secret_roll.js"
 import eventFanOut from "./migrations/0003_event_fan_out.js"
 import chargePhases from "./migrations/0004_charge_phases.js"
 import processorConfigs from "./migrations/0005_processor_configs.js"
+import processorNotifications from "./migrations/0006_processor_notifications.js"
 import { StorageError } from "./StorageError.js"
 
 /** Every migration, by `<number>_<name>`. */
@@ -23,7 +24,8 @@ export const migrations = {
   "0002_webhook_secret_roll": webhookSecretRoll,
   "0003_event_fan_out": eventFanOut,
   "0004_charge_phases": chargePhases,
-  "0005_processor_configs": processorConfigs
+  "0005_processor_configs": processorConfigs,
+  "0006_processor_notifications": processorNotifications
 }
 
 /** The table that records applied migrations. */

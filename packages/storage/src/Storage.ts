@@ -19,6 +19,7 @@ import type { Ids } from "./Ids.js"
 import { MemoryStore } from "./MemoryStore.js"
 import * as Migrations from "./Migrations.js"
 import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
+import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import * as SqlSupport from "./SqlSupport.js"
 import { StorageError } from "./StorageError.js"
@@ -36,6 +37,7 @@ export type Repositories =
   | WebhookEndpointRepository
   | WebhookDeliveryRepository
   | ProcessorConfigRepository
+  | ProcessorNotificationRepository
   | Transactions
 
 /** The repositories over a SQL client (PostgreSQL or embedded). */
@@ -50,6 +52,7 @@ export const layerSqlRepositories: Layer.Layer<
   WebhookEndpointRepository.layerSql,
   WebhookDeliveryRepository.layerSql,
   ProcessorConfigRepository.layerSql,
+  ProcessorNotificationRepository.layerSql,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, EventRepository.layerSql)))
 
@@ -61,6 +64,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   WebhookEndpointRepository.layerMemory,
   WebhookDeliveryRepository.layerMemory,
   ProcessorConfigRepository.layerMemory,
+  ProcessorNotificationRepository.layerMemory,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, EventRepository.layerMemory)),

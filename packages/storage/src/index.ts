@@ -68,6 +68,12 @@ export {
   type ProcessorConfigRepositoryService,
   type ProcessorConfigSave
 } from "./ProcessorConfigRepository.js"
+export {
+  type ProcessorDispute,
+  ProcessorNotificationRepository,
+  type ProcessorNotificationRepositoryService,
+  type ReceivedNotification
+} from "./ProcessorNotificationRepository.js"
 export { SecretBox } from "./SecretBox.js"
 export * as SqlSupport from "./SqlSupport.js"
 export * as Storage from "./Storage.js"

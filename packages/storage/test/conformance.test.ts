@@ -21,6 +21,7 @@ import { Transactions } from "../src/Transactions.js"
 import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
 import { chargePhaseCases } from "./chargePhases.js"
+import { processorNotificationCases } from "./processorNotifications.js"
 import { stores } from "./stores.js"
 
 const nextId = timeOrdered()
@@ -114,6 +115,7 @@ for (const store of stores) {
     `storage conformance: ${store.name}`,
     (it) => {
       chargePhaseCases(it)
+      processorNotificationCases(it)
 
       it.effect(
         "a charge, its idempotency record and its event commit together or not at all",

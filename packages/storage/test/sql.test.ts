@@ -40,7 +40,8 @@ for (const store of sqlStores) {
             [2, "webhook_secret_roll"],
             [3, "event_fan_out"],
             [4, "charge_phases"],
-            [5, "processor_configs"]
+            [5, "processor_configs"],
+            [6, "processor_notifications"]
           ])
           expect(yield* Migrations.migrate).toEqual([])
         })

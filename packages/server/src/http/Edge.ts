@@ -12,7 +12,9 @@
  * - every failure as `{error: {type, code, message, param?}}`: the API's own errors,
  *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
  *   unknown routes (404) and wrong methods (405, with `Allow`), anything else 500 without
- *   detail (the cause is logged).
+ *   detail (the cause is logged);
+ * - processor webhooks (`POST /v1/processor-webhooks/…`) skip the key and the version check:
+ *   the processor's signature authenticates them (processorWebhooks/ProcessorWebhookRoute.ts).
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -25,6 +27,8 @@ import { Tenant } from "@levy/storage"
 import { Cause, Effect, Option } from "effect"
 import { authorize, EdgeKey, type Target } from "../AuthorizationLive.js"
 import { KeyResolver } from "../KeyResolver.js"
+import * as ProcessorWebhookRoute from "../processorWebhooks/ProcessorWebhookRoute.js"
+import * as WebhookPath from "../processorWebhooks/WebhookPath.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
 import * as ClientAddress from "./ClientAddress.js"
@@ -158,13 +162,20 @@ export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
     const limiter = yield* RateLimiter.RateLimiter
-    const routes = [...routesOf(ServerApi), ...Docs.routes, ...Dashboard.routes, ...Favicon.routes]
+    const routes = [
+      ...routesOf(ServerApi),
+      ...Docs.routes,
+      ...Dashboard.routes,
+      ...Favicon.routes,
+      ...WebhookPath.routes
+    ]
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
     const idempotent = yield* IdempotencyEdge.make()
     const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
     const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
+    const processorWebhook = yield* ProcessorWebhookRoute.make
 
     return (app) =>
       Effect.gen(function* () {
@@ -219,12 +230,16 @@ export const EdgeLive = HttpApiBuilder.middleware(
             Object.assign(headers, Dashboard.SECURITY_HEADERS)
             return yield* dashboard(pathname, request.headers["accept-encoding"])
           }
-          const secret = bearerOf(request.headers.authorization)
           const address = ClientAddress.of(
             Option.getOrUndefined(request.remoteAddress),
             request.headers["x-forwarded-for"],
             trusted
           )
+          // A processor's notification: signed by the processor, not by an API key.
+          if (pathname.startsWith(WebhookPath.PREFIX)) {
+            return yield* processorWebhook(request, pathname, address, limiter, options, headers)
+          }
+          const secret = bearerOf(request.headers.authorization)
           const failOpen =
             options.rateLimits.failOpenEstimates === true &&
             request.method === "POST" &&

@@ -58,6 +58,19 @@ export const consume = (
   headers: Record<string, string>
 ): Effect.Effect<void, ApiError.RateLimitError | ApiError.ServiceUnavailableError> => {
   const [bucket, limit] = bucketOf(rateLimits, client)
+  return consumeBucket(limiter, rateLimits, { bucket, limit, failOpen: client.failOpen }, headers)
+}
+
+/**
+ * Counts one request against a named bucket of `limit` per window (the processor-webhook route
+ * counts per account: processorWebhooks/ProcessorWebhookRoute.ts), filling the headers.
+ */
+export const consumeBucket = (
+  limiter: RateLimiter.RateLimiter,
+  rateLimits: EdgeOptions["rateLimits"],
+  { bucket, limit, failOpen }: { bucket: string; limit: number; failOpen: boolean },
+  headers: Record<string, string>
+): Effect.Effect<void, ApiError.RateLimitError | ApiError.ServiceUnavailableError> => {
   headers["x-ratelimit-limit"] = String(limit)
   return limiter
     .consume({
@@ -87,7 +100,7 @@ export const consume = (
           }
           delete headers["x-ratelimit-limit"]
           const logged = Effect.logWarning("rate limit store unavailable", e.message)
-          return client.failOpen ? logged : Effect.zipRight(logged, Effect.fail(unavailable))
+          return failOpen ? logged : Effect.zipRight(logged, Effect.fail(unavailable))
         }
       })
     )

@@ -194,12 +194,18 @@ export interface DisputeOpened extends NotificationBase {
   readonly status: DisputeStatus
 }
 
-/** A dispute moved on; `won` and `lost` close it. */
+/**
+ * A dispute moved on; `won` and `lost` close it. It carries what opening the dispute needs
+ * too, so a dispute whose opening notification is late (or never comes) is opened from it.
+ */
 export interface DisputeUpdated extends NotificationBase {
   readonly _tag: "DisputeUpdated"
   readonly disputeReference: string
   readonly paymentReference: string
   readonly status: DisputeStatus
+  readonly amount: number
+  readonly currency: string
+  readonly reason: string
 }
 
 /** A refund Levy did not ask for (made in the processor's dashboard), or one Levy did. */
@@ -209,6 +215,11 @@ export interface RefundMade extends NotificationBase {
   readonly paymentReference: string
   readonly amount: number
   readonly currency: string
+  /**
+   * The idempotency key the refund was made with, when the notification carries one (Levy's
+   * own refunds: Stripe metadata, Adyen `merchantReference`): how Levy recognises its own.
+   */
+  readonly idempotencyKey: string | null
 }
 
 /** A payment left pending succeeded. */

@@ -55,6 +55,10 @@ const CLOSING: Readonly<Record<string, DisputeStatus>> = {
 const invalid = (reason: "signature" | "malformed", message: string) =>
   new NotificationInvalid({ processor: NAME, reason, message })
 
+/** A chargeback's reason: Adyen's text, else the network's reason code. */
+const reasonOf = (item: Item): string =>
+  item.reason || item.additionalData?.chargebackReasonCode || "unknown"
+
 /** The notifications one verified item stands for. */
 const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
   const id = `${item.pspReference}:${item.eventCode}:${item.success}`
@@ -96,7 +100,8 @@ const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
               refundReference: item.pspReference,
               paymentReference,
               amount: item.amount.value,
-              currency
+              currency,
+              idempotencyKey: item.merchantReference || null
             }
           ]
         : []
@@ -113,7 +118,7 @@ const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
         paymentReference,
         amount: item.amount.value,
         currency,
-        reason: item.reason || item.additionalData?.chargebackReasonCode || "unknown",
+        reason: reasonOf(item),
         status
       }
       return item.eventCode === "CHARGEBACK"
@@ -125,7 +130,10 @@ const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
               occurredAt,
               disputeReference: paymentReference,
               paymentReference,
-              status
+              status,
+              amount: item.amount.value,
+              currency,
+              reason: reasonOf(item)
             }
           ]
         : [opened]
@@ -141,7 +149,10 @@ const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
               occurredAt,
               disputeReference: paymentReference,
               paymentReference,
-              status: closing
+              status: closing,
+              amount: item.amount.value,
+              currency,
+              reason: reasonOf(item)
             }
           ]
     }

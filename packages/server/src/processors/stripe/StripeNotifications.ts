@@ -38,16 +38,13 @@ const fromDispute = (event: Stripe.Event, dispute: Stripe.Dispute): Notification
     occurredAt: event.created,
     disputeReference: dispute.id,
     paymentReference: idOf(dispute.payment_intent) ?? idOf(dispute.charge) ?? "",
-    status: disputeStatus(dispute.status)
+    status: disputeStatus(dispute.status),
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason
   }
   return event.type === "charge.dispute.created"
-    ? {
-        _tag: "DisputeOpened",
-        ...base,
-        amount: dispute.amount,
-        currency: dispute.currency,
-        reason: dispute.reason
-      }
+    ? { _tag: "DisputeOpened", ...base }
     : { _tag: "DisputeUpdated", ...base }
 }
 
@@ -58,7 +55,8 @@ const fromRefund = (event: Stripe.Event, refund: Stripe.Refund): Notification =>
   refundReference: refund.id,
   paymentReference: idOf(refund.payment_intent) ?? idOf(refund.charge) ?? "",
   amount: refund.amount,
-  currency: refund.currency
+  currency: refund.currency,
+  idempotencyKey: refund.metadata?.[IDEMPOTENCY_METADATA] ?? null
 })
 
 const fromPaymentIntent = (event: Stripe.Event, intent: Stripe.PaymentIntent): Notification => {

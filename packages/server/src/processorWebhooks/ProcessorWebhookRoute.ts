@@ -1,0 +1,144 @@
+/**
+ * `POST /v1/processor-webhooks/<account>/<test|live>/<processor>` (docs/design.md §8,
+ * docs/processors.md "Processor webhooks"): where Stripe and Adyen send an account's
+ * notifications. No API key: the processor's signature over the exact raw body, checked with
+ * the webhook secret of the account's configuration, is the authentication, so the edge hands
+ * this route the request before its key check and JSON parsing.
+ *
+ * - counted per account and mode (the mode's per-key limit: a busy live account's processor
+ *   sends in bursts); a URL that names no configured processor is also counted against the
+ *   caller's address at the anonymous limit, so guessing accounts is throttled;
+ * - bodies over the edge's limit: 413; unknown account, mode or processor, or one configured
+ *   without a webhook secret: 404 (the same answer for each, so accounts cannot be probed);
+ * - a bad signature or an unreadable body: 400, and nothing changes;
+ * - each notification applied once (ApplyNotification.ts); a storage failure: 503, which the
+ *   processor retries; then 200 with the processor's acknowledgement (Adyen `[accepted]`).
+ */
+import type * as RateLimiter from "@effect/experimental/RateLimiter"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { ApiError } from "@levy/api"
+import {
+  type ChargeRepository,
+  type EventRepository,
+  type Ids,
+  type ProcessorNotificationRepository,
+  type StorageError,
+  Tenant,
+  type Transactions
+} from "@levy/storage"
+import { Effect, Option } from "effect"
+import * as Config from "../feeConfigs/Config.js"
+import * as BodyLimit from "../http/BodyLimit.js"
+import type { EdgeOptions } from "../http/EdgeConfig.js"
+import * as RateLimit from "../http/RateLimit.js"
+import type { NotificationInvalid } from "../processors/PaymentProcessor.js"
+import { type NotificationTarget, PaymentProcessors } from "../processors/PaymentProcessors.js"
+import * as ApplyNotification from "./ApplyNotification.js"
+import * as WebhookPath from "./WebhookPath.js"
+
+/** What the route answers when the processor wants no particular body. */
+const RECEIVED = { received: true }
+
+const notFound = (pathname: string) =>
+  new ApiError.NotFoundError({
+    code: "processor_webhook_not_found",
+    message: `No processor webhook at ${pathname}: the URL is /v1/processor-webhooks/<account id>/<test|live>/<processor>, for a processor configured for that account and mode with its webhook secret (/v1/processor-config).`
+  })
+
+const tooLarge = (max: number) =>
+  new ApiError.PayloadTooLargeError({ message: `Request bodies may be at most ${max} bytes.` })
+
+const invalid = (error: NotificationInvalid) =>
+  new ApiError.InvalidRequestError({
+    code: error.reason === "signature" ? "signature_invalid" : "body_invalid",
+    message: `The ${error.processor} notification was refused: ${error.message}`
+  })
+
+/** The raw body, within `max` bytes: 413 over it, 400 when it cannot be read. */
+const rawBody = (request: HttpServerRequest.HttpServerRequest, max: number) => {
+  const length = request.headers["content-length"]
+  if (length !== undefined && Number(length) > max) return Effect.fail(tooLarge(max))
+  if (length === undefined) BodyLimit.discardOverflow(request)
+  return request.text.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(max))),
+    Effect.mapError((error) =>
+      error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
+        ? tooLarge(max)
+        : new ApiError.InvalidRequestError({
+            code: "body_invalid",
+            message: "The notification body could not be read."
+          })
+    )
+  )
+}
+
+/** The 200 a processor expects for a notification it may consider delivered. */
+const acknowledged = (target: NotificationTarget) =>
+  target.processor.notificationAcknowledgement === undefined
+    ? HttpServerResponse.unsafeJson(RECEIVED)
+    : HttpServerResponse.text(target.processor.notificationAcknowledgement)
+
+/** The route's handler, with what it runs on taken from the server's context. */
+export const make = Effect.gen(function* () {
+  const processors = yield* PaymentProcessors
+  const context = yield* Effect.context<
+    ProcessorNotificationRepository | ChargeRepository | Ids | EventRepository | Transactions
+  >()
+  const unavailable = (error: StorageError) => Config.unavailable(error)
+
+  return (
+    request: HttpServerRequest.HttpServerRequest,
+    pathname: string,
+    address: string | undefined,
+    limiter: RateLimiter.RateLimiter,
+    options: EdgeOptions,
+    headers: Record<string, string>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.LevyError> =>
+    Effect.gen(function* () {
+      if (request.method !== "POST") {
+        headers.allow = "POST"
+        return yield* new ApiError.MethodNotAllowedError({
+          message: `${pathname} accepts only POST, from a payment processor.`
+        })
+      }
+      const limits = options.rateLimits
+      const missing = () =>
+        RateLimit.consumeBucket(
+          limiter,
+          limits,
+          { bucket: `addr:${address ?? "unknown"}`, limit: limits.anonymous, failOpen: false },
+          headers
+        ).pipe(Effect.zipRight(Effect.fail(notFound(pathname))))
+      const target = WebhookPath.parse(pathname)
+      if (target === undefined) return yield* missing()
+      const tenant = Tenant.make(target.accountId, target.livemode)
+      yield* RateLimit.consumeBucket(
+        limiter,
+        limits,
+        {
+          bucket: `processor-webhooks:${target.accountId}:${target.livemode ? "live" : "test"}`,
+          limit: limits[target.livemode ? "live" : "test"],
+          failOpen: false
+        },
+        headers
+      )
+      const configured = yield* processors
+        .forNotifications(tenant, target.processor)
+        .pipe(Effect.catchTag("StorageError", unavailable))
+      if (Option.isNone(configured)) return yield* missing()
+      const { processor, webhookSecret } = configured.value
+      const body = yield* rawBody(request, options.maxBodyBytes)
+      const notifications = yield* processor
+        .parseNotification(body, request.headers, webhookSecret)
+        .pipe(Effect.mapError(invalid))
+      for (const notification of notifications) {
+        yield* ApplyNotification.apply(tenant, target.processor, notification).pipe(
+          Effect.catchTag("StorageError", unavailable)
+        )
+      }
+      return acknowledged(configured.value)
+    }).pipe(Effect.provide(context))
+})
