@@ -9,7 +9,7 @@
  * is read back from `/v1/events`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { FakeStripe } from "./fakes/FakeStripe.js"
+import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import {
   type Processors,
   STRIPE_WEBHOOK_SECRET,
@@ -139,3 +139,61 @@ for (const [storeName, makeStore] of STORES) {
     })
   })
 }
+
+/**
+ * The same path with nothing stubbed inside Levy: Stripe connected for live mode through
+ * `POST /v1/processor-config` (the credentials checked against the fake), the live charge made
+ * through the saved configuration, and Stripe's dispute sent to the `webhookUrl` that answer
+ * names, verified with the saved webhook secret.
+ */
+describe("a processor's dispute, end to end, configured through /v1/processor-config", () => {
+  let stripe: FakeStripe
+  let server: Awaited<ReturnType<typeof startWithStore>>
+  beforeAll(async () => {
+    stripe = await startFakeStripe({ secretKey: "sk_live_levy_configured_4242" })
+    server = await startWithStore(STORES[0][1](), { processorApiBaseUrls: { stripe: stripe.url } })
+  })
+  afterAll(async () => {
+    await server.close()
+    await stripe.close()
+  })
+
+  it("connect → live charge → dispute at the webhook URL → Levy dispute → refund refused", async () => {
+    const live = (method: string, path: string, body?: unknown) =>
+      call(server.url, method, path, { key: LIVE_SECRET, ...(body === undefined ? {} : { body }) })
+    const connected = await live("POST", "/v1/processor-config", {
+      processor: "stripe",
+      credentials: {
+        secretKey: "sk_live_levy_configured_4242",
+        webhookSecret: STRIPE_WEBHOOK_SECRET
+      }
+    })
+    expect(connected.status, connected.text).toBe(200)
+    const { webhookUrl } = connected.body as { webhookUrl: string }
+    expect(webhookUrl).toContain("/v1/processor-webhooks/acct_1/live/stripe")
+
+    const created = await live("POST", "/v1/charges", {
+      amount: 10_000,
+      currency: "usd",
+      source: "pm_card_visa"
+    })
+    expect(created.status, created.text).toBe(200)
+    const levy = created.body as { id: string; totalAmount: number }
+    const intent = stripe.payments().find((p) => p.metadata.levy_charge === levy.id)
+    if (intent === undefined) throw new Error("Stripe has no payment for the charge")
+    expect(intent.amount).toBe(levy.totalAmount)
+
+    stripe.setWebhook({
+      url: new URL(webhookUrl, server.url).toString(),
+      secret: STRIPE_WEBHOOK_SECRET
+    })
+    stripe.dispute(intent.id)
+    await stripe.settled()
+
+    const disputes = (await live("GET", `/v1/disputes?charge=${levy.id}`)).body as Listed<unknown>
+    expect(disputes.data).toMatchObject([{ charge: levy.id, livemode: true }])
+    const refund = await live("POST", "/v1/refunds", { charge: levy.id })
+    expect(refund.body).toMatchObject({ error: { code: "charge_disputed" } })
+    expect(intent.refunds).toEqual([])
+  })
+})
