@@ -129,7 +129,7 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
           }
           const source = payload.source ?? Payment.DEFAULT_SOURCE
           const card = yield* Payment.checkCard(processor, source, payload)
-          const { config } = yield* Config.current(tenant)
+          const config = yield* Config.peek(tenant)
           const schedule = yield* Config.schedule(config).pipe(Effect.orDieWith(Config.refused))
           const {
             costOfAcceptance,

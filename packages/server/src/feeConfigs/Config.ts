@@ -86,6 +86,18 @@ export const unavailable = (error: StorageError) =>
     )
   )
 
+/**
+ * The configuration in force, read without writing: the stored one, else the defaults. Reads,
+ * quotes and charges use it, so a request that is refused leaves no row behind; only a change
+ * to the configuration stores it (`current`).
+ */
+export const peek = (tenant: Tenant.Tenant) =>
+  Effect.gen(function* () {
+    const repo = yield* FeeConfigRepository
+    const found = yield* repo.get(tenant)
+    return Option.isSome(found) ? fromJson(found.value.config) : DEFAULT
+  }).pipe(Effect.catchTag("StorageError", unavailable))
+
 /** The current configuration, created with the defaults on first use. */
 export const current = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {
