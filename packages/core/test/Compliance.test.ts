@@ -103,11 +103,6 @@ describe("every reason code has a case from the data", () => {
       "convenience_fee_channel"
     ],
     [
-      "DE consumers (PSD2 Art. 62(4), the dataset's record)",
-      { region: "DE", cardType: "credit", percentage: pct("1") },
-      "cardholder_not_allowed"
-    ],
-    [
       "US-TX § 604A.0021 unclear",
       { region: "US-TX", cardType: "credit", percentage: pct("2") },
       "legal_uncertainty"
@@ -127,10 +122,18 @@ describe("every reason code has a case from the data", () => {
     expect(v.reasonCode).toBe("flat_fee_over_limit")
   })
 
-  it("the table and the flat-fee case cover every reason code", () => {
+  it("cardholder_not_allowed: the dataset's own DE record (PSD2 Art. 62(4), consumers excluded)", () => {
+    // Ruleset 1.3.0's research record for DE bans the card (fees_prohibited) instead.
+    const dataset = Ruleset.fromSource(source as SourceDataset)
+    const v = check({ region: "DE", cardType: "credit", percentage: pct("1") }, dataset)
+    expect(v.reasonCode).toBe("cardholder_not_allowed")
+  })
+
+  it("the table and the special cases cover every reason code", () => {
     const covered = new Set([
       ...cases.map(([, , code]) => code),
       "flat_fee_over_limit",
+      "cardholder_not_allowed",
       "no_region" // compliant, not a failure: the "region absent" case below
     ])
     expect([...covered].sort()).toEqual([...Compliance.reasonCodes].sort())
@@ -350,14 +353,16 @@ describe("places where fees are prohibited", () => {
 })
 
 describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost", () => {
-  it.each(["DE", "FR", "DK", "NO"])("%s consumer → cardholder_not_allowed", (region) => {
-    const v = on100(region, 100)
-    expect(v.reasonCode).toBe("cardholder_not_allowed")
-    expect(v.maxFee).toBe(0)
-    expect(codeOf(on100(region, 100, { cardholder: "consumer" }))).toBe("cardholder_not_allowed")
-  })
+  it.each(["DE", "FR", "DK", "NO"])(
+    "%s consumer, card unknown → fees_prohibited (research records 1.3.0: the strictest card is banned)",
+    (region) => {
+      const v = on100(region, 100)
+      expect(v.reasonCode).toBe("fees_prohibited")
+      expect(v.maxFee).toBe(0)
+    }
+  )
 
-  it.each(["EU", "GB"])(
+  it.each(["EU", "GB", "DE", "FR", "DK", "NO"])(
     "%s consumer card → fees_prohibited (research records: the ban follows the card)",
     (region) => {
       const v = on100(region, 100, { cardNetwork: "visa" })
@@ -377,8 +382,9 @@ describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost"
     expect(over.maxFee).toBe(180)
   })
 
-  it("DE and EU business: national transposition not verified → legal_uncertainty", () => {
-    for (const region of ["DE", "EU"]) {
+  it("EU and IT business: national law not read → legal_uncertainty", () => {
+    // DE's § 270a BGB covers consumer payments only: its business cards are permitted at cost (1.3.0).
+    for (const region of ["EU", "IT"]) {
       expect(codeOf(on100(region, 100, { cardholder: "business" }))).toBe("legal_uncertainty")
       expect(on100(region, 100, { cardholder: "business", allowUncertain: true }).compliant).toBe(
         true
@@ -508,7 +514,7 @@ describe("disclosure", () => {
   it("the order of checks: prohibition, then uncertainty, then disclosure", () => {
     expect(codeOf(on100("US-CT", 200, { disclosed: false }))).toBe("fees_prohibited")
     expect(codeOf(on100("US-TX", 200, { disclosed: false }))).toBe("legal_uncertainty")
-    expect(codeOf(on100("DE", 200, { disclosed: false }))).toBe("cardholder_not_allowed")
+    expect(codeOf(on100("US-FL", 200, { disclosed: false }))).toBe("disclosure_required")
   })
 
   it("the disclosure text is the place's own wording (CO: statutory)", () => {
