@@ -303,10 +303,13 @@ describe("card types", () => {
     expect(on100("US-FL", 200, { cardType: "debit" }).maxFee).toBe(0)
   })
 
-  it("Canada: no surcharge on debit (Interac)", () => {
-    expect(codeOf(on100("CA", 200, { cardType: "debit", cardNetwork: "interac" }))).toBe(
+  it("Canada: no surcharge on Visa debit; Interac's own rule allows a disclosed one (1.3.0)", () => {
+    // Chase: "a surcharge may not be assessed on debit or prepaid Cards" (Visa, Mastercard); the
+    // dataset's "Interac debit: no surcharge" was not confirmed (research/CA-NETWORK-INTERAC.json).
+    expect(codeOf(on100("CA", 200, { cardType: "debit", cardNetwork: "visa" }))).toBe(
       "card_type_not_allowed"
     )
+    expect(on100("CA", 200, { cardType: "debit", cardNetwork: "interac" }).compliant).toBe(true)
   })
 
   it("AU: designated card systems include debit and prepaid, so any card type is fine", () => {
@@ -583,8 +586,9 @@ describe("effective dates", () => {
     expect(at("AU", 200, "2026-10-01", { cardNetwork: "amex" }).compliant).toBe(true)
   })
 
-  it("Canada before the 2022-10-06 settlement: no rule in force → legal_uncertainty", () => {
-    expect(at("CA", 200, "2022-10-05").reasonCode).toBe("legal_uncertainty")
+  it("Canada before the 2022-10-06 settlement: the networks' no-surcharge rules → fees_prohibited", () => {
+    // Cash Matters: the networks "modified their no-surcharge rules" from 2022-10-06 (1.3.0).
+    expect(at("CA", 200, "2022-10-05").reasonCode).toBe("fees_prohibited")
     expect(at("CA", 200, "2022-10-06").compliant).toBe(true)
   })
 
