@@ -55,40 +55,45 @@ import r52 from "../research/LU.json" with { type: "json" }
 import r53 from "../research/LV.json" with { type: "json" }
 import r54 from "../research/MT.json" with { type: "json" }
 import r55 from "../research/MX.json" with { type: "json" }
-import r56 from "../research/NG.json" with { type: "json" }
-import r57 from "../research/NL.json" with { type: "json" }
-import r58 from "../research/NO.json" with { type: "json" }
-import r59 from "../research/NZ.json" with { type: "json" }
-import r60 from "../research/PA.json" with { type: "json" }
-import r61 from "../research/PE.json" with { type: "json" }
-import r62 from "../research/PH.json" with { type: "json" }
-import r63 from "../research/PL.json" with { type: "json" }
-import r64 from "../research/PT.json" with { type: "json" }
-import r65 from "../research/QA.json" with { type: "json" }
-import r66 from "../research/RO.json" with { type: "json" }
-import r67 from "../research/SA.json" with { type: "json" }
-import r68 from "../research/SE.json" with { type: "json" }
-import r69 from "../research/SG.json" with { type: "json" }
-import r70 from "../research/SI.json" with { type: "json" }
-import r71 from "../research/SK.json" with { type: "json" }
-import r72 from "../research/TH.json" with { type: "json" }
-import r73 from "../research/TR.json" with { type: "json" }
-import r74 from "../research/TW.json" with { type: "json" }
-import r75 from "../research/US-AS.json" with { type: "json" }
-import r76 from "../research/US-CA.json" with { type: "json" }
-import r77 from "../research/US-CO.json" with { type: "json" }
-import r78 from "../research/US-CT.json" with { type: "json" }
-import r79 from "../research/US-GU.json" with { type: "json" }
-import r80 from "../research/US-IL.json" with { type: "json" }
-import r81 from "../research/US-KS.json" with { type: "json" }
-import r82 from "../research/US-MA.json" with { type: "json" }
-import r83 from "../research/US-ME.json" with { type: "json" }
-import r84 from "../research/US-MP.json" with { type: "json" }
-import r85 from "../research/US-NY.json" with { type: "json" }
-import r86 from "../research/US-OK.json" with { type: "json" }
-import r87 from "../research/US-VI.json" with { type: "json" }
-import r88 from "../research/VN.json" with { type: "json" }
-import r89 from "../research/ZA.json" with { type: "json" }
+import r56 from "../research/MY.json" with { type: "json" }
+import r57 from "../research/NG.json" with { type: "json" }
+import r58 from "../research/NL.json" with { type: "json" }
+import r59 from "../research/NO.json" with { type: "json" }
+import r60 from "../research/NZ.json" with { type: "json" }
+import r61 from "../research/PA.json" with { type: "json" }
+import r62 from "../research/PE.json" with { type: "json" }
+import r63 from "../research/PH.json" with { type: "json" }
+import r64 from "../research/PL.json" with { type: "json" }
+import r65 from "../research/PT.json" with { type: "json" }
+import r66 from "../research/QA.json" with { type: "json" }
+import r67 from "../research/RO.json" with { type: "json" }
+import r68 from "../research/SA.json" with { type: "json" }
+import r69 from "../research/SE.json" with { type: "json" }
+import r70 from "../research/SG.json" with { type: "json" }
+import r71 from "../research/SI.json" with { type: "json" }
+import r72 from "../research/SK.json" with { type: "json" }
+import r73 from "../research/TH.json" with { type: "json" }
+import r74 from "../research/TR.json" with { type: "json" }
+import r75 from "../research/TW.json" with { type: "json" }
+import r76 from "../research/US-AS.json" with { type: "json" }
+import r77 from "../research/US-CA.json" with { type: "json" }
+import r78 from "../research/US-CO.json" with { type: "json" }
+import r79 from "../research/US-CT.json" with { type: "json" }
+import r80 from "../research/US-GU.json" with { type: "json" }
+import r81 from "../research/US-IL.json" with { type: "json" }
+import r82 from "../research/US-KS.json" with { type: "json" }
+import r83 from "../research/US-MA.json" with { type: "json" }
+import r84 from "../research/US-ME.json" with { type: "json" }
+import r85 from "../research/US-MN.json" with { type: "json" }
+import r86 from "../research/US-MP.json" with { type: "json" }
+import r87 from "../research/US-NJ.json" with { type: "json" }
+import r88 from "../research/US-NY.json" with { type: "json" }
+import r89 from "../research/US-OK.json" with { type: "json" }
+import r90 from "../research/US-TX.json" with { type: "json" }
+import r91 from "../research/US-UT.json" with { type: "json" }
+import r92 from "../research/US-VI.json" with { type: "json" }
+import r93 from "../research/VN.json" with { type: "json" }
+import r94 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -148,38 +153,43 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "LV.json", json: r53 },
   { file: "MT.json", json: r54 },
   { file: "MX.json", json: r55 },
-  { file: "NG.json", json: r56 },
-  { file: "NL.json", json: r57 },
-  { file: "NO.json", json: r58 },
-  { file: "NZ.json", json: r59 },
-  { file: "PA.json", json: r60 },
-  { file: "PE.json", json: r61 },
-  { file: "PH.json", json: r62 },
-  { file: "PL.json", json: r63 },
-  { file: "PT.json", json: r64 },
-  { file: "QA.json", json: r65 },
-  { file: "RO.json", json: r66 },
-  { file: "SA.json", json: r67 },
-  { file: "SE.json", json: r68 },
-  { file: "SG.json", json: r69 },
-  { file: "SI.json", json: r70 },
-  { file: "SK.json", json: r71 },
-  { file: "TH.json", json: r72 },
-  { file: "TR.json", json: r73 },
-  { file: "TW.json", json: r74 },
-  { file: "US-AS.json", json: r75 },
-  { file: "US-CA.json", json: r76 },
-  { file: "US-CO.json", json: r77 },
-  { file: "US-CT.json", json: r78 },
-  { file: "US-GU.json", json: r79 },
-  { file: "US-IL.json", json: r80 },
-  { file: "US-KS.json", json: r81 },
-  { file: "US-MA.json", json: r82 },
-  { file: "US-ME.json", json: r83 },
-  { file: "US-MP.json", json: r84 },
-  { file: "US-NY.json", json: r85 },
-  { file: "US-OK.json", json: r86 },
-  { file: "US-VI.json", json: r87 },
-  { file: "VN.json", json: r88 },
-  { file: "ZA.json", json: r89 }
+  { file: "MY.json", json: r56 },
+  { file: "NG.json", json: r57 },
+  { file: "NL.json", json: r58 },
+  { file: "NO.json", json: r59 },
+  { file: "NZ.json", json: r60 },
+  { file: "PA.json", json: r61 },
+  { file: "PE.json", json: r62 },
+  { file: "PH.json", json: r63 },
+  { file: "PL.json", json: r64 },
+  { file: "PT.json", json: r65 },
+  { file: "QA.json", json: r66 },
+  { file: "RO.json", json: r67 },
+  { file: "SA.json", json: r68 },
+  { file: "SE.json", json: r69 },
+  { file: "SG.json", json: r70 },
+  { file: "SI.json", json: r71 },
+  { file: "SK.json", json: r72 },
+  { file: "TH.json", json: r73 },
+  { file: "TR.json", json: r74 },
+  { file: "TW.json", json: r75 },
+  { file: "US-AS.json", json: r76 },
+  { file: "US-CA.json", json: r77 },
+  { file: "US-CO.json", json: r78 },
+  { file: "US-CT.json", json: r79 },
+  { file: "US-GU.json", json: r80 },
+  { file: "US-IL.json", json: r81 },
+  { file: "US-KS.json", json: r82 },
+  { file: "US-MA.json", json: r83 },
+  { file: "US-ME.json", json: r84 },
+  { file: "US-MN.json", json: r85 },
+  { file: "US-MP.json", json: r86 },
+  { file: "US-NJ.json", json: r87 },
+  { file: "US-NY.json", json: r88 },
+  { file: "US-OK.json", json: r89 },
+  { file: "US-TX.json", json: r90 },
+  { file: "US-UT.json", json: r91 },
+  { file: "US-VI.json", json: r92 },
+  { file: "VN.json", json: r93 },
+  { file: "ZA.json", json: r94 }
 ]
