@@ -563,12 +563,12 @@ describe("effective dates", () => {
     expect(at("US-OK", 201, "2025-11-01").reasonCode).toBe("percentage_over_limit")
   })
 
-  it("no rule known on a date → legal_uncertainty, naming that date (US-NJ before 2023-08-18)", () => {
-    const v = at("US-NJ", 200, "2023-08-17")
+  it("no rule known on a date → legal_uncertainty, naming that date (US-PR before 2008-08-04)", () => {
+    const v = at("US-PR", 200, "2008-08-03")
     expect(v.reasonCode).toBe("legal_uncertainty")
-    expect(v.reason).toContain("2023-08-17")
+    expect(v.reason).toContain("2008-08-03")
     // The message names the day asked about, not one asked about before.
-    expect(at("US-NJ", 200, "2023-08-16").reason).toContain("2023-08-16")
+    expect(at("US-PR", 200, "2008-08-02").reason).toContain("2008-08-02")
   })
 
   it("US-KS: the 1986 ban until CardX (2021-02-25), then allowed (research record, 2026-11)", () => {
