@@ -6,22 +6,22 @@ import r3 from "../research/AU.json" with { type: "json" }
 import r4 from "../research/BE.json" with { type: "json" }
 import r5 from "../research/BG.json" with { type: "json" }
 import r6 from "../research/BR.json" with { type: "json" }
-import r7 from "../research/CA-AB.json" with { type: "json" }
-import r8 from "../research/CA-BC.json" with { type: "json" }
-import r9 from "../research/CA-MB.json" with { type: "json" }
-import r10 from "../research/CA-NB.json" with { type: "json" }
-import r11 from "../research/CA-NETWORK-INTERAC.json" with { type: "json" }
-import r12 from "../research/CA-NETWORK-VISA-MASTERCARD.json" with { type: "json" }
-import r13 from "../research/CA-NL.json" with { type: "json" }
-import r14 from "../research/CA-NS.json" with { type: "json" }
-import r15 from "../research/CA-NT.json" with { type: "json" }
-import r16 from "../research/CA-NU.json" with { type: "json" }
-import r17 from "../research/CA-ON.json" with { type: "json" }
-import r18 from "../research/CA-PE.json" with { type: "json" }
-import r19 from "../research/CA-QC.json" with { type: "json" }
-import r20 from "../research/CA-SK.json" with { type: "json" }
-import r21 from "../research/CA-YT.json" with { type: "json" }
-import r22 from "../research/CA.json" with { type: "json" }
+import r7 from "../research/CA.json" with { type: "json" }
+import r8 from "../research/CA-AB.json" with { type: "json" }
+import r9 from "../research/CA-BC.json" with { type: "json" }
+import r10 from "../research/CA-MB.json" with { type: "json" }
+import r11 from "../research/CA-NB.json" with { type: "json" }
+import r12 from "../research/CA-NETWORK-INTERAC.json" with { type: "json" }
+import r13 from "../research/CA-NETWORK-VISA-MASTERCARD.json" with { type: "json" }
+import r14 from "../research/CA-NL.json" with { type: "json" }
+import r15 from "../research/CA-NS.json" with { type: "json" }
+import r16 from "../research/CA-NT.json" with { type: "json" }
+import r17 from "../research/CA-NU.json" with { type: "json" }
+import r18 from "../research/CA-ON.json" with { type: "json" }
+import r19 from "../research/CA-PE.json" with { type: "json" }
+import r20 from "../research/CA-QC.json" with { type: "json" }
+import r21 from "../research/CA-SK.json" with { type: "json" }
+import r22 from "../research/CA-YT.json" with { type: "json" }
 import r23 from "../research/CH.json" with { type: "json" }
 import r24 from "../research/CL.json" with { type: "json" }
 import r25 from "../research/CN.json" with { type: "json" }
@@ -104,22 +104,22 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "BE.json", json: r4 },
   { file: "BG.json", json: r5 },
   { file: "BR.json", json: r6 },
-  { file: "CA-AB.json", json: r7 },
-  { file: "CA-BC.json", json: r8 },
-  { file: "CA-MB.json", json: r9 },
-  { file: "CA-NB.json", json: r10 },
-  { file: "CA-NETWORK-INTERAC.json", json: r11 },
-  { file: "CA-NETWORK-VISA-MASTERCARD.json", json: r12 },
-  { file: "CA-NL.json", json: r13 },
-  { file: "CA-NS.json", json: r14 },
-  { file: "CA-NT.json", json: r15 },
-  { file: "CA-NU.json", json: r16 },
-  { file: "CA-ON.json", json: r17 },
-  { file: "CA-PE.json", json: r18 },
-  { file: "CA-QC.json", json: r19 },
-  { file: "CA-SK.json", json: r20 },
-  { file: "CA-YT.json", json: r21 },
-  { file: "CA.json", json: r22 },
+  { file: "CA.json", json: r7 },
+  { file: "CA-AB.json", json: r8 },
+  { file: "CA-BC.json", json: r9 },
+  { file: "CA-MB.json", json: r10 },
+  { file: "CA-NB.json", json: r11 },
+  { file: "CA-NETWORK-INTERAC.json", json: r12 },
+  { file: "CA-NETWORK-VISA-MASTERCARD.json", json: r13 },
+  { file: "CA-NL.json", json: r14 },
+  { file: "CA-NS.json", json: r15 },
+  { file: "CA-NT.json", json: r16 },
+  { file: "CA-NU.json", json: r17 },
+  { file: "CA-ON.json", json: r18 },
+  { file: "CA-PE.json", json: r19 },
+  { file: "CA-QC.json", json: r20 },
+  { file: "CA-SK.json", json: r21 },
+  { file: "CA-YT.json", json: r22 },
   { file: "CH.json", json: r23 },
   { file: "CL.json", json: r24 },
   { file: "CN.json", json: r25 },
