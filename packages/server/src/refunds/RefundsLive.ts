@@ -22,6 +22,7 @@ import {
   Transactions
 } from "@levy/storage"
 import { Effect, Option } from "effect"
+import { toApiError } from "../ApiErrors.js"
 import { withCurrencies, withCurrency } from "../charges/ChargeCurrencies.js"
 import * as ChargePhases from "../charges/ChargePhases.js"
 import * as Payment from "../charges/Payment.js"
@@ -158,7 +159,9 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
               const charge = yield* chargeOf(tenant, payload.charge)
               yield* checkNotDisputed(tenant, charge)
               const { base, fee } = yield* RefundPlan.plan(charge, payload)
-              const processor = yield* Payment.processorFor(processors, tenant)
+              const processor = yield* Payment.processorFor(processors, tenant).pipe(
+                Effect.catchAll(toApiError)
+              )
               const reserved = yield* charges.refund(
                 {
                   id,
@@ -200,7 +203,9 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
           if (Option.isSome(claim)) {
             const found = yield* charges.findRefundByIdempotencyKey(tenant, claim.value.key)
             if (Option.isSome(found)) {
-              const processor = yield* Payment.processorFor(processors, tenant)
+              const processor = yield* Payment.processorFor(processors, tenant).pipe(
+                Effect.catchAll(toApiError)
+              )
               return yield* resume(tenant, processor, claim.value, found.value)
             }
           }
