@@ -18,11 +18,21 @@ import type {
 import * as ChargePhases from "./charges/ChargePhases.js"
 import * as ProcessorErrors from "./charges/ProcessorErrors.js"
 import { unavailable } from "./feeConfigs/Config.js"
+import * as OtherMode from "./http/OtherMode.js"
 import type {
   ProcessorRefused,
   ProcessorUnavailable,
   SourceInvalid
 } from "./processors/PaymentProcessor.js"
+import type {
+  ChargeDisputed,
+  ChargeNotFound,
+  RefundContended,
+  RefundExceedsCharge,
+  RefundFailed,
+  RefundNotPossible
+} from "./refunds/RefundErrors.js"
+import * as RefundPhases from "./refunds/RefundPhases.js"
 
 /** Every failure a workflow may end with. */
 export type DomainError =
@@ -39,6 +49,12 @@ export type DomainError =
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
   | StorageError
+  | ChargeNotFound
+  | ChargeDisputed
+  | RefundNotPossible
+  | RefundExceedsCharge
+  | RefundContended
+  | RefundFailed
   | ApiError.LevyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
@@ -56,6 +72,12 @@ interface ApiErrorMap {
   readonly IdempotencyKeyReused: ApiError.InvalidRequestError
   readonly IdempotencyKeyInUse: ApiError.IdempotencyError
   readonly StorageError: ApiError.ServiceUnavailableError
+  readonly ChargeNotFound: ApiError.NotFoundError
+  readonly ChargeDisputed: ApiError.InvalidRequestError
+  readonly RefundNotPossible: ApiError.InvalidRequestError
+  readonly RefundExceedsCharge: ApiError.InvalidRequestError
+  readonly RefundContended: ApiError.ServiceUnavailableError
+  readonly RefundFailed: ApiError.InvalidRequestError
 }
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
@@ -65,7 +87,8 @@ export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
   : never
 
 /** Failures that were stored as the request's answer, with the write that failed. */
-export const isStored = (error: DomainError): boolean => error._tag === "ChargeFailed"
+export const isStored = (error: DomainError): boolean =>
+  error._tag === "ChargeFailed" || error._tag === "RefundFailed"
 
 /** A workflow's failure as the API's error; store failures and unanswering processors are logged. */
 export const toApiError = <E extends DomainError>(error: E): Effect.Effect<never, ApiErrorOf<E>> =>
@@ -139,6 +162,43 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
       )
     case "StorageError":
       return unavailable(error)
+    case "ChargeNotFound":
+      return Effect.fail(
+        OtherMode.notFound(error.tenant, "charge", error.chargeId, error.inOtherMode, "charge")
+      )
+    case "ChargeDisputed":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "charge_disputed",
+          param: "charge",
+          message: `Charge ${error.chargeId} has an open dispute, so it cannot be refunded: the card network returns the money if the cardholder wins. Respond to the dispute at your payment processor instead; once it is closed, a refund is possible again.`
+        })
+      )
+    case "RefundNotPossible":
+      return Effect.fail(
+        new ApiError.InvalidRequestError(
+          error.param === undefined
+            ? { code: error.code, message: error.message }
+            : { code: error.code, message: error.message, param: error.param }
+        )
+      )
+    case "RefundExceedsCharge":
+      // The store refused it: another refund got there first.
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "amount_too_large",
+          message: `The refund is more than what is left to refund of charge ${error.chargeId}.`,
+          param: "amount"
+        })
+      )
+    case "RefundContended":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message: `Charge ${error.chargeId} is being refunded by other requests at the same time; retry.`
+        })
+      )
+    case "RefundFailed":
+      return Effect.fail(RefundPhases.failure(error.refund))
     default:
       return Effect.fail(error)
   }
