@@ -103,11 +103,6 @@ describe("every reason code has a case from the data", () => {
       "convenience_fee_channel"
     ],
     [
-      "DE consumers (PSD2 Art. 62(4), the dataset's record)",
-      { region: "DE", cardType: "credit", percentage: pct("1") },
-      "cardholder_not_allowed"
-    ],
-    [
       "US-TX § 604A.0021 unclear",
       { region: "US-TX", cardType: "credit", percentage: pct("2") },
       "legal_uncertainty"
@@ -127,10 +122,18 @@ describe("every reason code has a case from the data", () => {
     expect(v.reasonCode).toBe("flat_fee_over_limit")
   })
 
-  it("the table and the flat-fee case cover every reason code", () => {
+  it("cardholder_not_allowed: the dataset's own DE record (PSD2 Art. 62(4), consumers excluded)", () => {
+    // Ruleset 1.3.0's research record for DE bans the card (fees_prohibited) instead.
+    const dataset = Ruleset.fromSource(source as SourceDataset)
+    const v = check({ region: "DE", cardType: "credit", percentage: pct("1") }, dataset)
+    expect(v.reasonCode).toBe("cardholder_not_allowed")
+  })
+
+  it("the table and the special cases cover every reason code", () => {
     const covered = new Set([
       ...cases.map(([, , code]) => code),
       "flat_fee_over_limit",
+      "cardholder_not_allowed",
       "no_region" // compliant, not a failure: the "region absent" case below
     ])
     expect([...covered].sort()).toEqual([...Compliance.reasonCodes].sort())
@@ -300,10 +303,13 @@ describe("card types", () => {
     expect(on100("US-FL", 200, { cardType: "debit" }).maxFee).toBe(0)
   })
 
-  it("Canada: no surcharge on debit (Interac)", () => {
-    expect(codeOf(on100("CA", 200, { cardType: "debit", cardNetwork: "interac" }))).toBe(
+  it("Canada: no surcharge on Visa debit; Interac's own rule allows a disclosed one (1.3.0)", () => {
+    // Chase: "a surcharge may not be assessed on debit or prepaid Cards" (Visa, Mastercard); the
+    // dataset's "Interac debit: no surcharge" was not confirmed (research/CA-NETWORK-INTERAC.json).
+    expect(codeOf(on100("CA", 200, { cardType: "debit", cardNetwork: "visa" }))).toBe(
       "card_type_not_allowed"
     )
+    expect(on100("CA", 200, { cardType: "debit", cardNetwork: "interac" }).compliant).toBe(true)
   })
 
   it("AU: designated card systems include debit and prepaid, so any card type is fine", () => {
@@ -350,14 +356,16 @@ describe("places where fees are prohibited", () => {
 })
 
 describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost", () => {
-  it.each(["DE", "FR", "DK", "NO"])("%s consumer → cardholder_not_allowed", (region) => {
-    const v = on100(region, 100)
-    expect(v.reasonCode).toBe("cardholder_not_allowed")
-    expect(v.maxFee).toBe(0)
-    expect(codeOf(on100(region, 100, { cardholder: "consumer" }))).toBe("cardholder_not_allowed")
-  })
+  it.each(["DE", "FR", "DK", "NO"])(
+    "%s consumer, card unknown → fees_prohibited (research records 1.3.0: the strictest card is banned)",
+    (region) => {
+      const v = on100(region, 100)
+      expect(v.reasonCode).toBe("fees_prohibited")
+      expect(v.maxFee).toBe(0)
+    }
+  )
 
-  it.each(["EU", "GB"])(
+  it.each(["EU", "GB", "DE", "FR", "DK", "NO"])(
     "%s consumer card → fees_prohibited (research records: the ban follows the card)",
     (region) => {
       const v = on100(region, 100, { cardNetwork: "visa" })
@@ -377,8 +385,9 @@ describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost"
     expect(over.maxFee).toBe(180)
   })
 
-  it("DE and EU business: national transposition not verified → legal_uncertainty", () => {
-    for (const region of ["DE", "EU"]) {
+  it("EU and IT business: national law not read → legal_uncertainty", () => {
+    // DE's § 270a BGB covers consumer payments only: its business cards are permitted at cost (1.3.0).
+    for (const region of ["EU", "IT"]) {
       expect(codeOf(on100(region, 100, { cardholder: "business" }))).toBe("legal_uncertainty")
       expect(on100(region, 100, { cardholder: "business", allowUncertain: true }).compliant).toBe(
         true
@@ -508,7 +517,7 @@ describe("disclosure", () => {
   it("the order of checks: prohibition, then uncertainty, then disclosure", () => {
     expect(codeOf(on100("US-CT", 200, { disclosed: false }))).toBe("fees_prohibited")
     expect(codeOf(on100("US-TX", 200, { disclosed: false }))).toBe("legal_uncertainty")
-    expect(codeOf(on100("DE", 200, { disclosed: false }))).toBe("cardholder_not_allowed")
+    expect(codeOf(on100("US-FL", 200, { disclosed: false }))).toBe("disclosure_required")
   })
 
   it("the disclosure text is the place's own wording (CO: statutory)", () => {
@@ -554,12 +563,12 @@ describe("effective dates", () => {
     expect(at("US-OK", 201, "2025-11-01").reasonCode).toBe("percentage_over_limit")
   })
 
-  it("no rule known on a date → legal_uncertainty, naming that date (US-NJ before 2023-08-18)", () => {
-    const v = at("US-NJ", 200, "2023-08-17")
+  it("no rule known on a date → legal_uncertainty, naming that date (US-PR before 2008-08-04)", () => {
+    const v = at("US-PR", 200, "2008-08-03")
     expect(v.reasonCode).toBe("legal_uncertainty")
-    expect(v.reason).toContain("2023-08-17")
+    expect(v.reason).toContain("2008-08-03")
     // The message names the day asked about, not one asked about before.
-    expect(at("US-NJ", 200, "2023-08-16").reason).toContain("2023-08-16")
+    expect(at("US-PR", 200, "2008-08-02").reason).toContain("2008-08-02")
   })
 
   it("US-KS: the 1986 ban until CardX (2021-02-25), then allowed (research record, 2026-11)", () => {
@@ -577,8 +586,9 @@ describe("effective dates", () => {
     expect(at("AU", 200, "2026-10-01", { cardNetwork: "amex" }).compliant).toBe(true)
   })
 
-  it("Canada before the 2022-10-06 settlement: no rule in force → legal_uncertainty", () => {
-    expect(at("CA", 200, "2022-10-05").reasonCode).toBe("legal_uncertainty")
+  it("Canada before the 2022-10-06 settlement: the networks' no-surcharge rules → fees_prohibited", () => {
+    // Cash Matters: the networks "modified their no-surcharge rules" from 2022-10-06 (1.3.0).
+    expect(at("CA", 200, "2022-10-05").reasonCode).toBe("fees_prohibited")
     expect(at("CA", 200, "2022-10-06").compliant).toBe(true)
   })
 

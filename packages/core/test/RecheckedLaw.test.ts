@@ -196,3 +196,40 @@ describe("EU: PSD2 Art. 62 (the PSR not yet in force)", () => {
     expect(issuedIn("US")).not.toBe("fees_prohibited")
   })
 })
+
+describe("US-MN, US-NJ, US-TX, US-UT re-checked in 2026-11 (ruleset 1.3.0)", () => {
+  it("US-MN: at most 5 % (§ 325G.051 subd. 1(4)); Visa's 3 % binds first, Mastercard's 4 % too", () => {
+    // "(4) the surcharge does not exceed five percent of the purchase price."
+    expect(on100("US-MN", 300, today, { cardNetwork: "visa" }).compliant).toBe(true)
+    expect(on100("US-MN", 301, today, { cardNetwork: "visa" }).reasonCode).toBe(
+      "network_cap_exceeded"
+    )
+  })
+
+  it("US-NJ: no state rule before P.L.2023, c.146; from 2023-08-18 at most the actual cost", () => {
+    // H&K: the act "appears to be the first effort in New Jersey to regulate credit card surcharge fees".
+    const visa = { cardNetwork: "visa", costOfAcceptance: pct("2") }
+    // Before the act only the networks' rules bound (the dataset had no rule: legal_uncertainty).
+    expect(on100("US-NJ", 200, "2023-08-17", visa).compliant).toBe(true)
+    // 56:8-156.2(a): not "greater than the actual cost to the seller to process the credit card payment".
+    expect(on100("US-NJ", 201, "2023-08-18", visa).reasonCode).toBe("over_cost_of_acceptance")
+    expect(on100("US-NJ", 200, today, visa).compliant).toBe(true)
+  })
+
+  it("US-TX: credit uncertain (§ 604A.0021 still in the 2024 code, HB 3615 died), debit prohibited (§ 604A.002)", () => {
+    expect(on100("US-TX", 100, today).reasonCode).toBe("legal_uncertainty")
+    const debit = { cardType: "debit" as const, allowUncertain: true }
+    expect(on100("US-TX", 100, today, debit).reasonCode).toBe("card_type_not_allowed")
+  })
+
+  it("US-UT: whether § 13-38a-302 outlived its 2014-06-30 sunset was not verified → uncertain", () => {
+    expect(on100("US-UT", 100, today).reasonCode).toBe("legal_uncertainty")
+  })
+})
+
+describe("MY: Bank Negara Malaysia, 2018", () => {
+  it("no surcharge on debit or credit cards ('retailers cease imposing surcharges on debit and credit card transactions')", () => {
+    expect(on100("MY", 100, today).reasonCode).toBe("fees_prohibited")
+    expect(on100("MY", 100, today, { cardType: "debit" }).reasonCode).toBe("fees_prohibited")
+  })
+})

@@ -25,7 +25,11 @@ export const VERSIONS: Target = {
 
 /** The module's text for these file names (`SE.json`, ...), in a stable order, as biome formats it. */
 export const render = (fileNames: ReadonlyArray<string>, target: Target = RESEARCH): string => {
-  const files = fileNames.filter((name) => name.endsWith(".json")).sort()
+  // By name without ".json", as biome sorts the imports: `CA.json` before `CA-AB.json`.
+  const stem = (name: string) => name.slice(0, -".json".length)
+  const files = fileNames
+    .filter((name) => name.endsWith(".json"))
+    .sort((a, b) => (stem(a) < stem(b) ? -1 : stem(a) > stem(b) ? 1 : 0))
   const imports = files.map(
     (file, i) => `import r${i} from "../${target.folder}/${file}" with { type: "json" }\n`
   )

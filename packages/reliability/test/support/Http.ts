@@ -1,7 +1,12 @@
 /** fetch with a bound on every request, answers parsed; a network failure is an answer too. */
 
 export type Outcome =
-  | { readonly kind: "answer"; readonly status: number; readonly body: unknown }
+  | {
+      readonly kind: "answer"
+      readonly status: number
+      readonly body: unknown
+      readonly headers: Readonly<Record<string, string>>
+    }
   | { readonly kind: "network"; readonly error: string }
 
 export const send = async (
@@ -32,7 +37,12 @@ export const send = async (
     } catch {
       body = text
     }
-    return { kind: "answer", status: response.status, body }
+    return {
+      kind: "answer",
+      status: response.status,
+      body,
+      headers: Object.fromEntries(response.headers)
+    }
   } catch (error) {
     return { kind: "network", error: String(error) }
   }

@@ -142,7 +142,8 @@ const begin = (
   Effect.gen(function* () {
     const source = input.source ?? Payment.DEFAULT_SOURCE
     const card = yield* Payment.checkCard(processor, source, input)
-    const { config } = yield* Config.load(tenant)
+    // Read without writing: a refused charge leaves no configuration row behind.
+    const config = yield* Config.inForce(tenant)
     const schedule = yield* Effect.orDieWith(Config.scheduleOf(config), Config.refused)
     const { costOfAcceptance, region, source: _, customer, description, metadata, ...rest } = input
     const ruleset = yield* Config.pinnedRuleset(yield* ComplianceRules, config)

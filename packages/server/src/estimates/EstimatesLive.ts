@@ -51,18 +51,12 @@ export const EstimateHandlerLive = Layer.effect(
       return fresh
     }
 
-    /** The tenant's stored configuration; `Config.current` creates it on first use. */
+    const defaults = Config.toJson(Config.DEFAULT)
+    /** The tenant's stored configuration, else the defaults (an estimate writes nothing). */
     const configOf = (tenant: Tenant.Tenant) =>
       repo.get(tenant).pipe(
         Effect.catchTag("StorageError", Config.unavailable),
-        Effect.flatMap((found) =>
-          Option.isSome(found)
-            ? Effect.succeed(prepare(found.value.config))
-            : Effect.map(
-                Effect.provideService(Config.current(tenant), FeeConfigRepository, repo),
-                ({ record }) => prepare(record.config)
-              )
-        )
+        Effect.map((found) => prepare(Option.isSome(found) ? found.value.config : defaults))
       )
 
     /** The quote, synchronously: everything after the configuration is pure. */

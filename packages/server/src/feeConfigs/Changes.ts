@@ -144,7 +144,8 @@ export const make = Effect.gen(function* () {
   /** Drops the pending change, cancelled `by`; returns the configuration in force. */
   const cancel = (tenant: Tenant.Tenant, by: string) =>
     Effect.gen(function* () {
-      const { config } = yield* Config.current(tenant)
+      // A pending change means the configuration is stored; without one nothing is written.
+      const config = yield* Config.peek(tenant)
       const wire = Config.toWire(rules, tenant, config, { pending: Option.none() })
       yield* transactions
         .run(

@@ -87,6 +87,22 @@ export const unavailable = (error: StorageError) =>
     )
   )
 
+/**
+ * The configuration in force, read without writing: the stored one, else the defaults. Reads,
+ * quotes and charges use it, so a request that is refused leaves no row behind; only a change
+ * to the configuration stores it (`current`).
+ */
+export const inForce = (tenant: Tenant.Tenant) =>
+  Effect.gen(function* () {
+    const repo = yield* FeeConfigRepository
+    const found = yield* repo.get(tenant)
+    return Option.isSome(found) ? fromJson(found.value.config) : DEFAULT
+  })
+
+/** `inForce`, a store failure answered 503. */
+export const peek = (tenant: Tenant.Tenant) =>
+  inForce(tenant).pipe(Effect.catchTag("StorageError", unavailable))
+
 /** The current configuration, created with the defaults on first use. */
 export const load = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {

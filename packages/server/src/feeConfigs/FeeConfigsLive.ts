@@ -31,7 +31,7 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
       .handle("retrieve", () =>
         Effect.gen(function* () {
           const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
-          const { config } = yield* Config.current(tenant)
+          const config = yield* Config.peek(tenant)
           return Config.toWire(rules, tenant, config, { pending: yield* pendingOf(tenant) })
         })
       )
@@ -39,12 +39,15 @@ export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (han
         Effect.gen(function* () {
           const key = yield* CurrentKey.CurrentKey
           const tenant = Config.tenantOf(key)
-          const { config: before } = yield* Config.current(tenant)
+          const before = yield* Config.peek(tenant)
           const next = Config.fromJson(Config.toJson({ ...before, ...payload }))
           yield* Config.checkPin(next)
           yield* Config.schedule(before).pipe(Effect.orDieWith(Config.refused))
           const nextSchedule = yield* Config.schedule(next)
           yield* checkDefaultRegion(next, nextSchedule)
+          // Only a change that passed its checks stores the configuration (with the defaults
+          // it was checked against, when none was stored yet).
+          yield* Config.current(tenant)
           const changes = Config.toJson(payload)
           const id = yield* ids.make("fcc")
           const change = { id, changes, requestedBy: key.keyId, at: now() }
