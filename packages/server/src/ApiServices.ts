@@ -32,11 +32,12 @@ export const provide = <A, E1, R, E2>(api: Layer.Layer<A, E1, R>, settings: Sett
       settings.edge,
       ComplianceRules.Live
     ]),
-    // Webhook delivery in the background (stopped on shutdown); handlers' commits wake it.
-    Layer.provide(settings.dispatcher),
     // Expired idempotency records deleted hourly.
     Layer.provide(Housekeeping.layer()),
     // Charges and refunds left pending settled in the background (docs/processors.md).
     Layer.provide(Recovery.layerFromEnv),
+    // Webhook delivery in the background (stopped on shutdown); every write that records an
+    // event wakes it, the handlers' and the sweeper's.
+    Layer.provide(settings.dispatcher),
     Layer.provide(ConfiguredProcessors.layerWithSimulator)
   )

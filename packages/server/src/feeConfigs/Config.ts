@@ -6,6 +6,7 @@
 import { ApiError, type CurrentKey, type FeeConfig, type FeeConfigUpdate } from "@levy/api"
 import {
   type ComplianceRules,
+  FeeError,
   FeeSchedule,
   Rate,
   RegionInfo,
@@ -91,15 +92,19 @@ export const unavailable = (error: StorageError) =>
  * quotes and charges use it, so a request that is refused leaves no row behind; only a change
  * to the configuration stores it (`current`).
  */
-export const peek = (tenant: Tenant.Tenant) =>
+export const inForce = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {
     const repo = yield* FeeConfigRepository
     const found = yield* repo.get(tenant)
     return Option.isSome(found) ? fromJson(found.value.config) : DEFAULT
-  }).pipe(Effect.catchTag("StorageError", unavailable))
+  })
+
+/** `inForce`, a store failure answered 503. */
+export const peek = (tenant: Tenant.Tenant) =>
+  inForce(tenant).pipe(Effect.catchTag("StorageError", unavailable))
 
 /** The current configuration, created with the defaults on first use. */
-export const current = (tenant: Tenant.Tenant) =>
+export const load = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {
     const repo = yield* FeeConfigRepository
     const found = yield* repo.get(tenant)
@@ -118,39 +123,61 @@ export const current = (tenant: Tenant.Tenant) =>
         )
       )
     return { config: fromJson(created.config), record: created }
-  }).pipe(Effect.catchTag("StorageError", unavailable))
+  })
+
+/** `load`, a store failure answered 503. */
+export const current = (tenant: Tenant.Tenant) =>
+  load(tenant).pipe(Effect.catchTag("StorageError", unavailable))
 
 /** The engine's schedule for a configuration, or the refusal naming the field. */
-export const schedule = (config: StoredConfig) =>
-  FeeSchedule.make(config).pipe(Either.mapLeft(ApiError.fromFeeError))
+export const scheduleOf = (config: StoredConfig) => FeeSchedule.make(config)
+
+/** `scheduleOf`, refused as the API's error. */
+export const schedule = (config: StoredConfig) => asApiError(FeeSchedule.make(config))
 
 /**
  * The defect for a stored configuration the engine refuses: the server's fault, answered
  * 500 (and logged), never a 400 that blames the caller for the account's stored data.
  */
-export const refused = (error: ApiError.InvalidRequestError) =>
+export const refused = (error: { readonly message: string }) =>
   new Error(`The stored fee configuration is refused by the engine: ${error.message}`)
+
+/** The refusal of a request without a region by an account that requires one. */
+const regionRequired = new FeeError({
+  code: "parameter_missing",
+  param: "region",
+  message:
+    "Missing required param: region. This account requires one (requireRegion); pass the payer's region (US-NY, GB, ...) or set defaultRegion on the fee configuration."
+})
 
 /**
  * The region an estimate or charge is checked in: the request's, else the account's default.
  * With neither, no rules apply (answered `no_region`), unless the account requires a region.
  */
+export const regionOf = (
+  config: StoredConfig,
+  requested: string | undefined
+): Either.Either<string | null, FeeError> => {
+  const region = requested ?? config.defaultRegion
+  return region === null && config.requireRegion
+    ? Either.left(regionRequired)
+    : Either.right(region)
+}
+
+/** `regionOf`, refused as the API's error. */
 export const regionFor = (
   config: StoredConfig,
   requested: string | undefined
-): Either.Either<string | null, ApiError.InvalidRequestError> => {
-  const region = requested ?? config.defaultRegion
-  return region === null && config.requireRegion
-    ? Either.left(
-        new ApiError.InvalidRequestError({
-          code: "parameter_missing",
-          param: "region",
-          message:
-            "Missing required param: region. This account requires one (requireRegion); pass the payer's region (US-NY, GB, ...) or set defaultRegion on the fee configuration."
-        })
-      )
-    : Either.right(region)
-}
+): Either.Either<string | null, ApiError.InvalidRequestError> =>
+  asApiError(regionOf(config, requested))
+
+/** An engine refusal as the API's error, a success passed as it is (estimates' hot path). */
+const asApiError = <A>(
+  result: Either.Either<A, FeeError>
+): Either.Either<A, ApiError.InvalidRequestError> =>
+  Either.isLeft(result)
+    ? Either.left(ApiError.fromFeeError(result.left))
+    : (result as Either.Either<A, never>)
 
 type Rules = Context.Tag.Service<ComplianceRules>
 
@@ -195,10 +222,16 @@ export const checkPin = (
       )
 
 /** `costOfAcceptance` percent → parts per million (the engine's unit). */
-export const costOfAcceptancePpm = (percent: number | null | undefined) =>
+export const costOfAcceptanceOf = (
+  percent: number | null | undefined
+): Either.Either<number | undefined, FeeError> =>
   percent === null || percent === undefined
     ? Either.right(undefined)
-    : Rate.parsePercentage(percent, "costOfAcceptance").pipe(Either.mapLeft(ApiError.fromFeeError))
+    : Rate.parsePercentage(percent, "costOfAcceptance")
+
+/** `costOfAcceptanceOf`, refused as the API's error. */
+export const costOfAcceptancePpm = (percent: number | null | undefined) =>
+  asApiError(costOfAcceptanceOf(percent))
 
 /** The cap and disclosure rule of each listed region, as the account's ruleset answers today. */
 export const regionsOf = (ruleset: Ruleset.Ruleset, codes: ReadonlyArray<string>) => {

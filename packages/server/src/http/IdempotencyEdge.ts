@@ -2,8 +2,9 @@
  * The edge's half of idempotency (docs/design.md §7): before a POST with an `Idempotency-Key`
  * runs, claim the key for (account, mode); replay the stored response when the same request
  * already finished (`Idempotent-Replayed: true`); 409 while it is still running; 400 when
- * the key came with another request. After it ran: a handler that wrote has already stored
- * its response with the write (`Idempotency.record`); otherwise a 2xx is stored now, and any
+ * the key came with another request. The claim travels to the handler as a service of the
+ * request (`RequestClaim`). After it ran: a workflow that wrote has already stored its
+ * response with the write, and said so (`Written`); otherwise a 2xx is stored now, and any
  * failure forgets the claim, so a retry runs again (nothing was written for it).
  */
 import { createHash } from "node:crypto"
@@ -12,7 +13,8 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
 import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
 import { Duration, Effect, Option } from "effect"
-import { type Claim, CurrentClaim } from "./Idempotency.js"
+import * as RequestClaim from "../idempotency/RequestClaim.js"
+import * as Written from "../idempotency/Written.js"
 
 /**
  * The longest a request holding a key may run before it is cut off with a 503 and its claim
@@ -101,10 +103,10 @@ export const make = (deadline: Duration.DurationInput = DEADLINE) =>
             headers: { "idempotent-replayed": "true" }
           })
         }
-        const claim: Claim = { tenant, key, fingerprint, recorded: false }
+        const claim = yield* RequestClaim.RequestClaim.make({ tenant, key, fingerprint })
         const forget = repo.release(tenant, key).pipe(Effect.catchAll(unavailable), Effect.ignore)
         const response = yield* respond.pipe(
-          Effect.locally(CurrentClaim, Option.some(claim)),
+          Effect.provideService(RequestClaim.RequestClaim, claim),
           Effect.onInterrupt(() => forget),
           Effect.timeoutFail({
             duration: deadline,
@@ -115,7 +117,8 @@ export const make = (deadline: Duration.DurationInput = DEADLINE) =>
               })
           })
         )
-        if (claim.recorded) return response
+        // The request's write stored the response with itself, or let the claim go on purpose.
+        if (Written.isSettled(yield* RequestClaim.recordingOf(claim))) return response
         const body = response.status < 300 ? bodyOf(response) : undefined
         if (body === undefined) {
           yield* forget

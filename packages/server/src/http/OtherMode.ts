@@ -9,6 +9,21 @@ import { Effect } from "effect"
 
 const modeOf = (tenant: Tenant.Tenant) => (tenant.livemode ? "live" : "test")
 
+/** The 404 for `entity` `id` (named `param`), saying so when it exists in the other mode. */
+export const notFound = (
+  tenant: Tenant.Tenant,
+  entity: string,
+  id: string,
+  inOtherMode: boolean,
+  param = "id"
+): ApiError.NotFoundError =>
+  inOtherMode
+    ? new ApiError.NotFoundError({
+        param,
+        message: `No such ${entity}: '${id}'; a similar object exists in ${modeOf(Tenant.make(tenant.accountId, !tenant.livemode))} mode, but a ${modeOf(tenant)} mode key was used to make this request.`
+      })
+    : ApiError.noSuch(entity, id, param)
+
 /**
  * Fails with the 404 for `entity` `id` (named `param`), mentioning the other mode when
  * `existsIn` finds it there. A store failure while looking is the plain 404.
@@ -24,15 +39,6 @@ export const noSuch = <E, R>(
   return existsIn(other).pipe(
     Effect.as(true),
     Effect.orElseSucceed(() => false),
-    Effect.flatMap((found) =>
-      Effect.fail(
-        found
-          ? new ApiError.NotFoundError({
-              param,
-              message: `No such ${entity}: '${id}'; a similar object exists in ${modeOf(other)} mode, but a ${modeOf(tenant)} mode key was used to make this request.`
-            })
-          : ApiError.noSuch(entity, id, param)
-      )
-    )
+    Effect.flatMap((found) => Effect.fail(notFound(tenant, entity, id, found, param)))
   )
 }

@@ -7,10 +7,11 @@
  * base to fully refunded takes all the fee left, so rounding down never keeps a cent of fee.
  * `refundFee: true` gives back all the fee left, `false` none of it.
  */
-import { ApiError, type RefundCreate } from "@levy/api"
+import type { RefundCreate } from "@levy/api"
 import { Currency, Refund } from "@levy/core"
 import type { Charge } from "@levy/storage"
 import { Either } from "effect"
+import { RefundNotPossible } from "./RefundErrors.js"
 
 /** The two parts of a refund, minor units. */
 export interface Plan {
@@ -27,9 +28,7 @@ export const leftOf = (charge: Charge) => {
 
 const refused = (code: string, message: string, param?: string) =>
   Either.left(
-    new ApiError.InvalidRequestError(
-      param === undefined ? { code, message } : { code, message, param }
-    )
+    new RefundNotPossible(param === undefined ? { code, message } : { code, message, param })
   )
 
 /** The charge's currency: stored only after the engine accepted it. */
@@ -56,11 +55,11 @@ const feeFor = (
   )
 }
 
-/** The refund `request` asks of `charge`, or the 400 saying why there is none. */
+/** The refund `request` asks of `charge`, or why there is none. */
 export const plan = (
   charge: Charge,
   request: Pick<RefundCreate.RefundCreate, "amount" | "refundFee">
-): Either.Either<Plan, ApiError.InvalidRequestError> => {
+): Either.Either<Plan, RefundNotPossible> => {
   if (charge.status !== "succeeded") {
     return refused(
       "charge_not_refundable",

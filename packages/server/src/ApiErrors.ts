@@ -1,0 +1,205 @@
+/**
+ * The workflows' failures as the API's errors (docs/design.md §4, §7, §10), in one place: the
+ * workflows (charges/createCharge.ts, …) fail in their own words and know nothing of the API's
+ * error shape; the HTTP handlers and `Levy` in-process answer through here.
+ */
+import { ApiError } from "@levy/api"
+import type { FeeError } from "@levy/core"
+import type { IdempotencyKeyInUse, IdempotencyKeyReused, StorageError } from "@levy/storage"
+import { Effect } from "effect"
+import type {
+  CardMismatch,
+  ChargeFailed,
+  FeeNotCompliant,
+  OutcomeUnknown,
+  ProcessorChanged,
+  ProcessorNotConfigured
+} from "./charges/ChargeErrors.js"
+import * as ChargePhases from "./charges/ChargePhases.js"
+import * as ProcessorErrors from "./charges/ProcessorErrors.js"
+import { unavailable } from "./feeConfigs/Config.js"
+import * as OtherMode from "./http/OtherMode.js"
+import type {
+  ProcessorRefused,
+  ProcessorUnavailable,
+  SourceInvalid
+} from "./processors/PaymentProcessor.js"
+import type {
+  ChargeDisputed,
+  ChargeNotFound,
+  RefundContended,
+  RefundExceedsCharge,
+  RefundFailed,
+  RefundNotPossible
+} from "./refunds/RefundErrors.js"
+import * as RefundPhases from "./refunds/RefundPhases.js"
+
+/** Every failure a workflow may end with. */
+export type DomainError =
+  | ProcessorNotConfigured
+  | CardMismatch
+  | FeeNotCompliant
+  | FeeError
+  | SourceInvalid
+  | ProcessorRefused
+  | ProcessorUnavailable
+  | OutcomeUnknown
+  | ChargeFailed
+  | ProcessorChanged
+  | IdempotencyKeyReused
+  | IdempotencyKeyInUse
+  | StorageError
+  | ChargeNotFound
+  | ChargeDisputed
+  | RefundNotPossible
+  | RefundExceedsCharge
+  | RefundContended
+  | RefundFailed
+  | ApiError.LevyError
+
+/** The API's error each workflow failure becomes (an API error stays itself). */
+interface ApiErrorMap {
+  readonly ProcessorNotConfigured: ApiError.InvalidRequestError
+  readonly CardMismatch: ApiError.InvalidRequestError
+  readonly FeeNotCompliant: ApiError.InvalidRequestError
+  readonly FeeError: ApiError.InvalidRequestError
+  readonly SourceInvalid: ApiError.InvalidRequestError
+  readonly ProcessorRefused: ApiError.InvalidRequestError
+  readonly ProcessorUnavailable: ApiError.ServiceUnavailableError
+  readonly OutcomeUnknown: ApiError.ServiceUnavailableError
+  readonly ChargeFailed: ApiError.CardError | ApiError.InvalidRequestError
+  readonly ProcessorChanged: ApiError.ServiceUnavailableError
+  readonly IdempotencyKeyReused: ApiError.InvalidRequestError
+  readonly IdempotencyKeyInUse: ApiError.IdempotencyError
+  readonly StorageError: ApiError.ServiceUnavailableError
+  readonly ChargeNotFound: ApiError.NotFoundError
+  readonly ChargeDisputed: ApiError.InvalidRequestError
+  readonly RefundNotPossible: ApiError.InvalidRequestError
+  readonly RefundExceedsCharge: ApiError.InvalidRequestError
+  readonly RefundContended: ApiError.ServiceUnavailableError
+  readonly RefundFailed: ApiError.InvalidRequestError
+}
+
+export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
+  ? T extends keyof ApiErrorMap
+    ? ApiErrorMap[T]
+    : E
+  : never
+
+/** Failures that were stored as the request's answer, with the write that failed. */
+export const isStored = (error: DomainError): boolean =>
+  error._tag === "ChargeFailed" || error._tag === "RefundFailed"
+
+/** A workflow's failure as the API's error; store failures and unanswering processors are logged. */
+export const toApiError = <E extends DomainError>(error: E): Effect.Effect<never, ApiErrorOf<E>> =>
+  apiErrorOf(error) as Effect.Effect<never, ApiErrorOf<E>>
+
+const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError> => {
+  switch (error._tag) {
+    case "ProcessorNotConfigured":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "processor_not_configured",
+          message:
+            "No payment processor is configured for this account in live mode, so live charges cannot be made. Configure one, or use a development key to charge in test mode."
+        })
+      )
+    case "CardMismatch":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "card_mismatch",
+          param: error.field,
+          message: `${error.field} '${error.asked}' contradicts the source '${error.source}', a ${error.card} card. Leave ${error.field} out, or send the source of the card you mean.`
+        })
+      )
+    case "FeeNotCompliant":
+      // An unknown region is the request's `region`, not the fee.
+      return Effect.fail(
+        error.reasonCode === "unknown_region"
+          ? new ApiError.InvalidRequestError({
+              code: "unknown_region",
+              param: "region",
+              message: error.reason ?? "Unknown region."
+            })
+          : new ApiError.InvalidRequestError({
+              code: error.reasonCode ?? "fee_not_compliant",
+              message: `The convenience fee is not allowed here: ${error.reason ?? "not compliant"}`
+            })
+      )
+    case "FeeError":
+      return Effect.fail(ApiError.fromFeeError(error))
+    case "SourceInvalid":
+      return Effect.fail(ProcessorErrors.sourceInvalid(error))
+    case "ProcessorRefused":
+      return Effect.fail(ProcessorErrors.refused(error))
+    case "ProcessorUnavailable":
+      return ProcessorErrors.unavailable(error)
+    case "OutcomeUnknown":
+      return ProcessorErrors.unavailable(error.error, error.pending)
+    case "ChargeFailed":
+      return Effect.fail(ChargePhases.errorOf(error.charge) as ApiError.LevyError)
+    case "ProcessorChanged":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message: `Charge ${error.chargeId} is pending at the processor '${error.pendingAt}', which is no longer the account's processor ('${error.current}'); it cannot be completed until that processor is configured again.`
+        })
+      )
+    case "IdempotencyKeyReused":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "idempotency_key_reused",
+          param: "Idempotency-Key",
+          message:
+            "This Idempotency-Key was already used with a different request; use a new key for a new request."
+        })
+      )
+    case "IdempotencyKeyInUse":
+      return Effect.fail(
+        new ApiError.IdempotencyError({
+          message:
+            "A request with this Idempotency-Key is still being processed; retry after it finishes."
+        })
+      )
+    case "StorageError":
+      return unavailable(error)
+    case "ChargeNotFound":
+      return Effect.fail(
+        OtherMode.notFound(error.tenant, "charge", error.chargeId, error.inOtherMode, "charge")
+      )
+    case "ChargeDisputed":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "charge_disputed",
+          param: "charge",
+          message: `Charge ${error.chargeId} has an open dispute, so it cannot be refunded: the card network returns the money if the cardholder wins. Respond to the dispute at your payment processor instead; once it is closed, a refund is possible again.`
+        })
+      )
+    case "RefundNotPossible":
+      return Effect.fail(
+        new ApiError.InvalidRequestError(
+          error.param === undefined
+            ? { code: error.code, message: error.message }
+            : { code: error.code, message: error.message, param: error.param }
+        )
+      )
+    case "RefundExceedsCharge":
+      // The store refused it: another refund got there first.
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "amount_too_large",
+          message: `The refund is more than what is left to refund of charge ${error.chargeId}.`,
+          param: "amount"
+        })
+      )
+    case "RefundContended":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message: `Charge ${error.chargeId} is being refunded by other requests at the same time; retry.`
+        })
+      )
+    case "RefundFailed":
+      return Effect.fail(RefundPhases.failure(error.refund))
+    default:
+      return Effect.fail(error)
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Why a charge was not made, in the charge's own words (docs/design.md §4). The API's errors
+ * for them are chosen in one place (ApiErrors.ts); besides these, creating a charge fails
+ * with the engine's `FeeError`, the processor's `SourceInvalid`/`ProcessorRefused`, the
+ * store's `StorageError` and the idempotency refusals.
+ */
+import type { StoredCharge, Tenant } from "@levy/storage"
+import { Data } from "effect"
+import type { ProcessorUnavailable } from "../processors/PaymentProcessor.js"
+
+/** Live mode without a configured processor: no live charge can be made. */
+export class ProcessorNotConfigured extends Data.TaggedError("ProcessorNotConfigured")<{
+  readonly tenant: Tenant.Tenant
+}> {}
+
+/** A request's card field that contradicts what the processor tells of the source. */
+export class CardMismatch extends Data.TaggedError("CardMismatch")<{
+  readonly field: "cardType" | "cardNetwork" | "cardIssuingCountry" | "cardholder"
+  readonly asked: string
+  readonly source: string
+  /** The card the processor told of, in words ("US consumer visa credit"). */
+  readonly card: string
+}> {}
+
+/** A fee the engine could not make compliant, or had to lower under `nonCompliant: reject`. */
+export class FeeNotCompliant extends Data.TaggedError("FeeNotCompliant")<{
+  readonly reasonCode: string | null
+  readonly reason: string | null
+}> {}
+
+/**
+ * The charge was made and failed (declined, or refused by the processor): it is stored
+ * failed, and the answer was stored with it for the request's key.
+ */
+export class ChargeFailed extends Data.TaggedError("ChargeFailed")<{
+  readonly charge: StoredCharge
+}> {}
+
+/** A pending charge whose processor is no longer the account's: it cannot be completed now. */
+export class ProcessorChanged extends Data.TaggedError("ProcessorChanged")<{
+  readonly chargeId: string
+  readonly pendingAt: string
+  readonly current: string
+}> {}
+
+/**
+ * The processor did not answer after a charge or refund was written pending: money may have
+ * moved; it stays pending, and a retry with the same key or the sweeper completes it.
+ */
+export class OutcomeUnknown extends Data.TaggedError("OutcomeUnknown")<{
+  readonly error: ProcessorUnavailable
+  /** What is left pending ("charge ch_…"). */
+  readonly pending: string
+}> {}
