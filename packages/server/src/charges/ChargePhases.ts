@@ -59,7 +59,8 @@ export const planOf = (charge: StoredCharge, resumed: boolean): Collect.Plan => 
     fee: charge.convenienceFee,
     description: charge.description ?? undefined,
     metadata: processorMetadata(charge),
-    resumed
+    resumed,
+    createdMs: charge.created * 1000
   }
 }
 

@@ -100,9 +100,14 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
           )
 
     /** Phases 2 and 3 for a pending refund, and the answer. */
-    const finish = (processor: PaymentProcessor, refund: StoredRefund, charge: StoredCharge) =>
+    const finish = (
+      processor: PaymentProcessor,
+      refund: StoredRefund,
+      charge: StoredCharge,
+      resumed: boolean
+    ) =>
       Effect.gen(function* () {
-        const after = yield* RefundPhases.run(processor, refund, charge).pipe(
+        const after = yield* RefundPhases.run(processor, refund, charge, resumed).pipe(
           Effect.provideService(ChargeRepository, charges),
           Effect.provideService(Ids, ids),
           Effect.catchTag("ProcessorUnavailable", (e) =>
@@ -139,7 +144,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
           yield* Idempotency.answered
           return yield* answer(refund, charge.currency)
         }
-        return yield* finish(processor, refund, charge)
+        return yield* finish(processor, refund, charge, true)
       })
 
     /** Phase 1: plans the refund on the charge as it stands and writes it pending, reserved. */
@@ -209,7 +214,8 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
           return yield* finish(
             processor,
             reserved.refund as StoredRefund,
-            reserved.charge as StoredCharge
+            reserved.charge as StoredCharge,
+            false
           )
         }).pipe(
           Effect.catchTags({
