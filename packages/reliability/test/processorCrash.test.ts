@@ -299,6 +299,11 @@ describe("SIGKILL between the processor's answer and Levy's settle (live mode, f
     )
     expect(Number(charge!.amount_refunded)).toBe(Number(row!.amount))
     expect(await eventCount("charge.refunded", refunded.chargeId)).toBe(1)
+    // Resumed by asking Stripe (List refunds of the PaymentIntent), not by refunding again:
+    // the only POST is the one the crash cut short.
+    const refundRequests = fake.requests().filter((r) => r.path === "/v1/refunds")
+    expect(refundRequests.filter((r) => r.method === "POST")).toHaveLength(1)
+    expect(refundRequests.filter((r) => r.method === "GET").length).toBeGreaterThan(0)
   })
 
   it("the charge nobody retried is settled by the sweeper alone; the late retry replays it", async () => {
