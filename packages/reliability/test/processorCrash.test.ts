@@ -177,13 +177,14 @@ const fakePosts = (order: string) =>
 
 describe("SIGKILL between the processor's answer and Levy's settle (live mode, fake Stripe)", () => {
   it("each request dies with no answer after the fake accepted it; the record is left pending", async () => {
-    // One crash-armed server per case, each killed by its first payment. Started one after
-    // the other: the sweeper-only case's lease (60 s from its crash) sets the pace anyway.
+    // One crash-armed server per case, killed by that case's payment only (the hook is armed
+    // for its key): on a slow machine an armed server's sweeper may meet an earlier case's
+    // pending record, and settles it instead of dying there.
     for (const c of cases) {
       const server = await serve({
         databaseUrl: db.url,
         dataDir,
-        env: { ...env, LEVY_TEST_CRASH_AFTER_PROCESSOR: "1" }
+        env: { ...env, LEVY_TEST_CRASH_AFTER_PROCESSOR: c.key }
       })
       servers.push(server)
       const outcome = await post(server.url, c.path, c.key, c.body)
@@ -210,7 +211,7 @@ describe("SIGKILL between the processor's answer and Levy's settle (live mode, f
         expect(rows.map((r) => r.status)).toEqual(["pending"])
       }
     }
-  }, 90_000)
+  }, 240_000)
 
   it("after a restart, the retried keys answer once: one payment, one record, one event each", async () => {
     restarted = await serve({
@@ -299,6 +300,11 @@ describe("SIGKILL between the processor's answer and Levy's settle (live mode, f
     )
     expect(Number(charge!.amount_refunded)).toBe(Number(row!.amount))
     expect(await eventCount("charge.refunded", refunded.chargeId)).toBe(1)
+    // Resumed by asking Stripe (List refunds of the PaymentIntent), not by refunding again:
+    // the only POST is the one the crash cut short.
+    const refundRequests = fake.requests().filter((r) => r.path === "/v1/refunds")
+    expect(refundRequests.filter((r) => r.method === "POST")).toHaveLength(1)
+    expect(refundRequests.filter((r) => r.method === "GET").length).toBeGreaterThan(0)
   })
 
   it("the charge nobody retried is settled by the sweeper alone; the late retry replays it", async () => {
@@ -317,7 +323,8 @@ describe("SIGKILL between the processor's answer and Levy's settle (live mode, f
     expect(fakePosts(SWEEP_KEY)).toHaveLength(1)
     expect(row).toMatchObject({ status: "succeeded", processor_reference: payments[0]!.id })
     expect(await eventCount("charge.succeeded", row!.id)).toBe(1)
-    expect(restarted.output()).toContain("pending charge recovered")
+    // Recovered by a sweeper: the restarted server's, or on a slow machine an armed one's.
+    expect(servers.some((s) => s.output().includes("pending charge recovered"))).toBe(true)
 
     const c = caseOf(SWEEP_KEY)
     const late = await post(restarted.url, c.path, c.key, c.body)

@@ -4,8 +4,10 @@
  * after the processor took the money is a 503 that leaves the charge pending; the retry with
  * the same Idempotency-Key resumes it (one payment, one charge, one event); the recovery
  * sweeper settles what nobody retried (by lookup, or by repeating the call under the same key)
- * and stores the response the retry then replays; refunds the same; two sweepers at once settle
- * each record once; an open dispute blocks refunds; a separate charge whose fee fails unwinds.
+ * and stores the response the retry then replays; refunds the same, found by `lookupRefund`
+ * rather than refunded again; past the processor's key window with no lookup, a pending record
+ * is held for manual review instead of repeated; two sweepers at once settle each record once;
+ * an open dispute blocks refunds; a separate charge whose fee fails unwinds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
@@ -14,9 +16,10 @@ import {
   type Ids,
   type Storage,
   type StoredCharge,
+  type StoredRefund,
   Tenant
 } from "@levy/storage"
-import { Effect } from "effect"
+import { Duration, Effect, Logger } from "effect"
 import * as ChargePhases from "../src/charges/ChargePhases.js"
 import * as Recovery from "../src/charges/Recovery.js"
 import * as Scripted from "./ScriptedProcessor.js"
@@ -46,9 +49,18 @@ describe.each(STORES)("recovery on the %s store", (_name, makeStore) => {
       loseAnswers: 0,
       down: false,
       lookupFinds: true,
+      idempotency: scripted.simulator.idempotency,
       declineFee: false,
       refuseRefunds: false
     })
+  /** Makes the processor one that cannot be asked (Adyen) and whose keys already expired. */
+  const expireKeysWithoutLookup = () => {
+    scripted.script.idempotency = {
+      keyWindow: Duration.zero,
+      lookupCharges: false,
+      lookupRefunds: false
+    }
+  }
   const post = (path: string, body: unknown, key?: string) =>
     call(server.url, "POST", path, {
       body,
@@ -77,6 +89,27 @@ describe.each(STORES)("recovery on the %s store", (_name, makeStore) => {
     )
   const sweep = (now = later()) =>
     inStore(Recovery.sweepOnce({ now }).pipe(Effect.provide(scripted.layer)))
+  const refundByKey = (key: string) =>
+    inStore(
+      Effect.flatMap(ChargeRepository, (charges) => charges.findRefundByIdempotencyKey(TEST, key))
+    ).then((found) => (found._tag === "Some" ? found.value : undefined))
+  /** How often the processor was asked to make the refund under `record`'s key. */
+  const refundCalls = (record: StoredRefund | undefined) =>
+    scripted.refundKeys.filter((k) => k === record?.processorKey).length
+  /** A sweep, with the lines it logged at error level. */
+  const sweepLogged = async (now = later()) => {
+    const errors: Array<string> = []
+    const logger = Logger.make(({ logLevel, message }) => {
+      if (logLevel.label === "ERROR") errors.push(JSON.stringify(message))
+    })
+    const swept = await inStore(
+      Recovery.sweepOnce({ now }).pipe(
+        Effect.provide(scripted.layer),
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+    )
+    return { swept, errors }
+  }
 
   it("an answer lost after the processor charged: 503, pending; the retry resumes it, one payment", async () => {
     reset()
@@ -189,6 +222,10 @@ describe.each(STORES)("recovery on the %s store", (_name, makeStore) => {
     expect(retried.status).toBe(200)
     expect(retried.body).toMatchObject({ status: "succeeded", amount: 4000, convenienceFee: 128 })
     expect(scripted.simulator.refunds()).toBe(before + 1)
+    // The retry found the refund by its key and did not ask for it again.
+    const refund = await refundByKey("refund-1")
+    expect(scripted.refundLookups).toContain(refund?.processorKey)
+    expect(refundCalls(refund)).toBe(1)
     expect((await eventsOf(charge.id)).filter((t) => t === "charge.refunded")).toHaveLength(1)
     // The sweeper finds nothing left to do for it.
     await sweep()
@@ -200,13 +237,85 @@ describe.each(STORES)("recovery on the %s store", (_name, makeStore) => {
     const charge = (await post("/v1/charges", { amount: 10000, currency: "usd" })).body as Wire
     scripted.script.loseAnswers = 1
     expect((await post("/v1/refunds", { charge: charge.id }, "refund-2")).status).toBe(503)
+    const pending = await refundByKey("refund-2")
+    expect(pending?.status).toBe("pending")
     await sweep()
+    // Settled from lookupRefund: one refund at the processor, no repeated call.
+    expect((await refundByKey("refund-2"))?.status).toBe("succeeded")
+    expect(scripted.refundLookups).toContain(pending?.processorKey)
+    expect(refundCalls(pending)).toBe(1)
     const retry = await post("/v1/refunds", { charge: charge.id }, "refund-2")
     expect(retry.status).toBe(200)
     expect(retry.headers.get("idempotent-replayed")).toBe("true")
     expect(retry.body).toMatchObject({ status: "succeeded", totalAmount: 10320 })
     const after = await call(server.url, "GET", `/v1/charges/${charge.id}`)
     expect(after.body).toMatchObject({ amountRefunded: 10320, refunded: true })
+  })
+
+  it("past the key window with no lookup, a pending refund is held for review: not repeated, logged, not retried", async () => {
+    reset()
+    const charge = (await post("/v1/charges", { amount: 10000, currency: "usd" })).body as Wire
+    scripted.script.loseAnswers = 1
+    expect((await post("/v1/refunds", { charge: charge.id }, "refund-old")).status).toBe(503)
+    const pending = await refundByKey("refund-old")
+    expireKeysWithoutLookup()
+    const { swept, errors } = await sweepLogged()
+    expect(swept.refunds).toBe(0)
+    const held = await refundByKey("refund-old")
+    expect(held?.status).toBe("pending")
+    expect(held !== undefined && Recovery.isHeldForReview(held)).toBe(true)
+    expect(refundCalls(pending)).toBe(1)
+    const line = errors.find((e) => e.includes("needs manual review"))
+    expect(line).toBeDefined()
+    for (const what of [TEST.accountId, pending?.id, pending?.processorKey, "dashboard"]) {
+      expect(line).toContain(what)
+    }
+    // Never taken again, however late.
+    const next = await sweepLogged(later() + 7 * 24 * 60 * 60 * 1000)
+    expect(next.errors.filter((e) => e.includes(pending?.id ?? "?"))).toEqual([])
+    expect(refundCalls(pending)).toBe(1)
+    // A client's retry is refused the same way: a 503, no call; still pending and reserved.
+    const retry = await post("/v1/refunds", { charge: charge.id }, "refund-old")
+    expect(retry.status).toBe(503)
+    expect(refundCalls(pending)).toBe(1)
+    expect((await refundByKey("refund-old"))?.status).toBe("pending")
+    const after = await call(server.url, "GET", `/v1/charges/${charge.id}`)
+    expect((after.body as Wire).amountRefunded).toBe(10320)
+  })
+
+  it("past the key window with no lookup, a pending charge is held for review too", async () => {
+    reset()
+    scripted.script.loseAnswers = 1
+    expect(
+      (await post("/v1/charges", { amount: 6000, currency: "usd" }, "old-charge")).status
+    ).toBe(503)
+    const pending = await byKey("old-charge")
+    expireKeysWithoutLookup()
+    const { errors } = await sweepLogged()
+    const held = await byKey("old-charge")
+    expect(held?.status).toBe("pending")
+    expect(held !== undefined && Recovery.isHeldForReview(held)).toBe(true)
+    expect(scripted.chargeKeys.filter((k) => k === pending?.processorKey)).toHaveLength(1)
+    expect(
+      errors.some((e) => e.includes("needs manual review") && e.includes(pending?.id ?? "?"))
+    ).toBe(true)
+    expect(await eventsOf(pending?.id ?? "")).toEqual([])
+  })
+
+  it("past the key window with a lookup, a pending refund is settled from the processor's answer", async () => {
+    reset()
+    const charge = (await post("/v1/charges", { amount: 10000, currency: "usd" })).body as Wire
+    scripted.script.loseAnswers = 1
+    expect((await post("/v1/refunds", { charge: charge.id }, "refund-old-2")).status).toBe(503)
+    const pending = await refundByKey("refund-old-2")
+    scripted.script.idempotency = { ...scripted.simulator.idempotency, keyWindow: Duration.zero }
+    const { errors } = await sweepLogged()
+    const settled = await refundByKey("refund-old-2")
+    expect(settled?.status).toBe("succeeded")
+    expect(settled !== undefined && Recovery.isHeldForReview(settled)).toBe(false)
+    expect(refundCalls(pending)).toBe(1)
+    expect(errors).toEqual([])
+    expect((await eventsOf(charge.id)).filter((t) => t === "charge.refunded")).toHaveLength(1)
   })
 
   it("a refund the processor refuses fails and releases the reservation", async () => {

@@ -2,11 +2,16 @@
  * A processor for crash-safety tests: the simulator underneath (which counts the payments and
  * refunds it really made, one per key), with a script in front that can lose the answer of a
  * call that went through (the processor took the money, Levy heard nothing), be down before any
- * money moves, forget payments on `lookup` (a restarted simulator, Adyen), decline a separate
- * charge's fee part, or refuse refunds.
+ * money moves, forget payments and refunds on the lookups (a restarted simulator), decline a
+ * separate charge's fee part, refuse refunds, or promise what another processor promises about
+ * its keys (a short key window, no lookups: Adyen's Checkout API).
  */
 import { Effect, Layer, Option } from "effect"
-import { type PaymentProcessor, ProcessorUnavailable } from "../src/processors/PaymentProcessor.js"
+import {
+  type IdempotencyGuarantee,
+  type PaymentProcessor,
+  ProcessorUnavailable
+} from "../src/processors/PaymentProcessor.js"
 import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import * as Simulator from "../src/processors/simulator/Simulator.js"
 
@@ -15,8 +20,10 @@ export interface Script {
   loseAnswers: number
   /** Every call fails before reaching the processor. */
   down: boolean
-  /** `lookup` finds nothing (the payment must be repeated under its key). */
+  /** `lookup` and `lookupRefund` find nothing (the call must be repeated under its key). */
   lookupFinds: boolean
+  /** What the processor promises about its keys (the simulator's by default). */
+  idempotency: IdempotencyGuarantee
   /** A `separate` charge's fee part (`…:fee`) is declined. */
   declineFee: boolean
   /** Refunds are refused by the processor. */
@@ -30,6 +37,8 @@ export interface Scripted {
   /** Every key `charge` was called with, in order. */
   readonly chargeKeys: Array<string>
   readonly refundKeys: Array<string>
+  /** Every key `lookupRefund` was asked for, in order. */
+  readonly refundLookups: Array<string>
   readonly layer: Layer.Layer<PaymentProcessors>
 }
 
@@ -42,11 +51,13 @@ export const make = (): Scripted => {
     loseAnswers: 0,
     down: false,
     lookupFinds: true,
+    idempotency: simulator.idempotency,
     declineFee: false,
     refuseRefunds: false
   }
   const chargeKeys: Array<string> = []
   const refundKeys: Array<string> = []
+  const refundLookups: Array<string> = []
   /** Runs `call` unless down; loses its answer while the script says so. */
   const through = <A, E>(call: Effect.Effect<A, E>) =>
     Effect.suspend(() => {
@@ -61,6 +72,9 @@ export const make = (): Scripted => {
     })
   const processor: PaymentProcessor = {
     ...simulator,
+    get idempotency() {
+      return script.idempotency
+    },
     charge: (request) =>
       Effect.suspend(() => {
         chargeKeys.push(request.idempotencyKey)
@@ -94,6 +108,12 @@ export const make = (): Scripted => {
       Effect.suspend(() => {
         if (script.down) return Effect.fail(unavailable("down"))
         return script.lookupFinds ? simulator.lookup(key) : Effect.succeed(Option.none())
+      }),
+    lookupRefund: (request) =>
+      Effect.suspend(() => {
+        refundLookups.push(request.idempotencyKey)
+        if (script.down) return Effect.fail(unavailable("down"))
+        return script.lookupFinds ? simulator.lookupRefund(request) : Effect.succeed(Option.none())
       })
   }
   return {
@@ -102,6 +122,7 @@ export const make = (): Scripted => {
     simulator,
     chargeKeys,
     refundKeys,
+    refundLookups,
     layer: Layer.succeed(PaymentProcessors, {
       forTenant: (tenant) =>
         Effect.succeed(tenant.livemode ? Option.none() : Option.some(processor)),

@@ -59,7 +59,8 @@ export const planOf = (charge: StoredCharge, resumed: boolean): Collect.Plan => 
     fee: charge.convenienceFee,
     description: charge.description ?? undefined,
     metadata: processorMetadata(charge),
-    resumed
+    resumed,
+    createdMs: charge.created * 1000
   }
 }
 
@@ -247,7 +248,7 @@ export const run = (
 ): Effect.Effect<StoredCharge, ProcessorUnavailable | StorageError, ChargeRepository | Ids> =>
   Effect.gen(function* () {
     const collected = yield* Collect.collect(processor, planOf(charge, resumed))
-    yield* TestCrash.afterProcessor
+    yield* TestCrash.afterProcessor(charge.idempotencyKey)
     if (collected._tag === "Pending") return charge
     return (yield* settle(charge, collected)).record
   })

@@ -3,19 +3,22 @@
  * pending row. `direct` billing is one payment of the total under the charge's key; `separate`
  * is the base under `<key>` and the fee under `<key>:fee`. When the fee part fails after the
  * base was taken, the base is refunded under `<key>:unwind` and the charge fails: a charge
- * never keeps a base without its fee. A resumed charge asks the processor first (`lookup`)
- * and repeats a call with the same key only when the processor has no payment under it.
+ * never keeps a base without its fee. Each call goes through the key window guard
+ * (KeyWindow.ts): a resumed charge asks the processor first (`lookup`, `lookupRefund` for the
+ * unwind) and repeats a call with the same key only when the processor has nothing under it,
+ * or, where it cannot be asked, only inside the processor's key window.
  *
  * Only `ProcessorUnavailable` fails: the outcome is unknown and the charge stays pending.
  */
 import type { Charge as Wire } from "@levy/api"
-import { Effect, Option } from "effect"
-import {
-  type ChargeOutcome,
-  type PaymentProcessor,
-  type ProcessorRefused,
+import { Effect } from "effect"
+import * as KeyWindow from "../processors/KeyWindow.js"
+import type {
+  ChargeOutcome,
+  PaymentProcessor,
+  ProcessorRefused,
   ProcessorUnavailable,
-  type SourceInvalid
+  SourceInvalid
 } from "../processors/PaymentProcessor.js"
 
 /** What to collect, from the pending charge as stored. */
@@ -30,6 +33,8 @@ export interface Plan {
   readonly metadata: Readonly<Record<string, string>>
   /** Resuming after a crash or an unanswered call: look each payment up before repeating it. */
   readonly resumed: boolean
+  /** When the charge was written pending (Unix ms): how old its keys can be at most. */
+  readonly createdMs: number
 }
 
 /** The base refunded after the fee part failed (`separate` billing). */
@@ -65,23 +70,7 @@ type Paid =
 /** The processor's keys of a charge's payments. */
 export const keys = (key: string) => ({ base: key, fee: `${key}:fee`, unwind: `${key}:unwind` })
 
-/**
- * Whether the processor already has the payment: a refusal to answer a lookup says nothing
- * about money moved, so it counts as no answer (the charge stays pending).
- */
-const lookup = (processor: PaymentProcessor, key: string) =>
-  processor.lookup(key).pipe(
-    Effect.catchTag("ProcessorRefused", (e) =>
-      Effect.fail(
-        new ProcessorUnavailable({
-          processor: e.processor,
-          message: `lookup refused: ${e.message}`
-        })
-      )
-    )
-  )
-
-/** One payment under `key`: found at the processor when resuming, else made. */
+/** One payment under `key`: found at the processor when resuming, else made (KeyWindow.ts). */
 const pay = (
   processor: PaymentProcessor,
   plan: Plan,
@@ -89,30 +78,30 @@ const pay = (
   amount: number,
   fee: number
 ): Effect.Effect<Paid, ProcessorUnavailable> =>
-  (plan.resumed ? lookup(processor, key) : Effect.succeed(Option.none<ChargeOutcome>())).pipe(
-    Effect.flatMap(
-      Option.match({
-        onSome: (outcome) => Effect.succeed<Paid>(outcome),
-        onNone: () =>
-          processor
-            .charge({
-              idempotencyKey: key,
-              source: plan.source,
-              amount,
-              currency: plan.currency,
-              fee,
-              ...(plan.description === undefined ? {} : { description: plan.description }),
-              metadata: plan.metadata
-            })
-            .pipe(
-              Effect.catchTags({
-                ProcessorRefused: (error) => Effect.succeed<Paid>({ _tag: "Refused", error }),
-                SourceInvalid: (error) => Effect.succeed<Paid>({ _tag: "Refused", error })
-              })
-            )
+  KeyWindow.once({
+    processor,
+    kind: "charge",
+    key,
+    resumed: plan.resumed,
+    createdMs: plan.createdMs,
+    lookup: processor.lookup(key),
+    call: processor
+      .charge({
+        idempotencyKey: key,
+        source: plan.source,
+        amount,
+        currency: plan.currency,
+        fee,
+        ...(plan.description === undefined ? {} : { description: plan.description }),
+        metadata: plan.metadata
       })
-    )
-  )
+      .pipe(
+        Effect.catchTags({
+          ProcessorRefused: (error) => Effect.succeed<Paid>({ _tag: "Refused", error }),
+          SourceInvalid: (error) => Effect.succeed<Paid>({ _tag: "Refused", error })
+        })
+      )
+  })
 
 /** The outcome of a payment that did not succeed, as the charge's. */
 const unsuccessful = (
@@ -141,40 +130,49 @@ const unwindBase = (
   plan: Plan,
   baseReference: string
 ): Effect.Effect<Unwind, ProcessorUnavailable> =>
-  processor
-    .refund({
+  KeyWindow.once({
+    processor,
+    kind: "refund",
+    key: keys(plan.key).unwind,
+    resumed: plan.resumed,
+    createdMs: plan.createdMs,
+    lookup: processor.lookupRefund({
+      idempotencyKey: keys(plan.key).unwind,
+      paymentReference: baseReference
+    }),
+    call: processor.refund({
       idempotencyKey: keys(plan.key).unwind,
       paymentReference: baseReference,
       amount: plan.base,
       currency: plan.currency
     })
-    .pipe(
-      Effect.map(
-        (outcome): Unwind =>
-          outcome._tag === "Refunded"
-            ? { status: "refunded", reference: outcome.reference }
-            : { status: "failed", code: outcome.code, message: outcome.message }
-      ),
-      Effect.catchTag("ProcessorRefused", (e) =>
-        Effect.succeed<Unwind>({
-          status: "failed",
-          code: e.code ?? "processor_refused",
-          message: e.message
-        })
-      ),
-      Effect.tap((unwind) =>
-        unwind.status === "failed"
-          ? Effect.logError(
-              "the base of a separate charge could not be refunded after its fee failed",
-              {
-                key: plan.key,
-                baseReference,
-                ...unwind
-              }
-            )
-          : Effect.void
-      )
+  }).pipe(
+    Effect.map(
+      (outcome): Unwind =>
+        outcome._tag === "Refunded"
+          ? { status: "refunded", reference: outcome.reference }
+          : { status: "failed", code: outcome.code, message: outcome.message }
+    ),
+    Effect.catchTag("ProcessorRefused", (e) =>
+      Effect.succeed<Unwind>({
+        status: "failed",
+        code: e.code ?? "processor_refused",
+        message: e.message
+      })
+    ),
+    Effect.tap((unwind) =>
+      unwind.status === "failed"
+        ? Effect.logError(
+            "the base of a separate charge could not be refunded after its fee failed",
+            {
+              key: plan.key,
+              baseReference,
+              ...unwind
+            }
+          )
+        : Effect.void
     )
+  )
 
 /** Collects the charge `plan` describes. */
 export const collect = (

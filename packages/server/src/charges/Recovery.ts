@@ -4,13 +4,18 @@
  * settled in the background. It takes only records whose lease expired (`ChargePhases.LEASE_MS`
  * after the request last held them, far beyond the longest a request runs), so it never races
  * a live request; the store hands each record to one sweeper per lease, so several processes
- * may sweep at once. For each: the processor is asked first (`lookup`: found → settle with that
- * outcome; none → the call is repeated with the same key, which cannot pay twice); a processor
- * that does not answer leaves the record for the next round. Settling stores the response the
+ * may sweep at once. For each: the processor is asked first (`lookup`, `lookupRefund`: found →
+ * settle with that outcome; none → the call is repeated with the same key, which cannot pay
+ * twice); a processor that does not answer leaves the record for the next round. A processor
+ * that cannot be asked is trusted only inside its idempotency key window (KeyWindow.ts): a
+ * record older than that is held for manual review (an error log line, and never taken again)
+ * instead of repeating a call that could move money twice. Settling stores the response the
  * request would have answered, so the client's retry with its Idempotency-Key replays it.
  */
 import { ChargeRepository, type StoredCharge, type StoredRefund, Tenant } from "@levy/storage"
 import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
+import * as KeyWindow from "../processors/KeyWindow.js"
+import type { PaymentProcessor } from "../processors/PaymentProcessor.js"
 import { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import * as RefundPhases from "../refunds/RefundPhases.js"
 import * as ChargePhases from "./ChargePhases.js"
@@ -26,6 +31,55 @@ export interface Swept {
   readonly charges: number
   readonly refunds: number
 }
+
+/**
+ * The lease of a record held for manual review: never due, so no sweeper takes it again (a
+ * processor notification, or a client's retry that renews the lease, still reaches it). How
+ * a held record is told from the others: `recoverAfterMs` (SQL `recover_after`) equals this.
+ */
+export const HELD_FOR_REVIEW = Number.MAX_SAFE_INTEGER
+
+/** Whether a pending record is held for manual review. */
+export const isHeldForReview = (record: StoredCharge | StoredRefund): boolean =>
+  record.status === "pending" && record.recoverAfterMs === HELD_FOR_REVIEW
+
+/**
+ * Holds a pending record whose call the key window guard will not repeat (KeyWindow.ts): says
+ * so at error level, with what to check in the processor's dashboard, and takes it out of the
+ * sweeper's rounds. Whether this round held it: past the window, and no lookup.
+ */
+const heldForReview = (
+  processor: PaymentProcessor,
+  kind: KeyWindow.Kind,
+  record: StoredCharge | StoredRefund,
+  now: number
+) =>
+  Effect.gen(function* () {
+    const createdMs = record.created * 1000
+    if (KeyWindow.step(processor, kind, { resumed: true, createdMs, now }) !== "review") {
+      return false
+    }
+    const charges = yield* ChargeRepository
+    const tenant = Tenant.make(record.accountId, record.livemode)
+    yield* kind === "charge"
+      ? charges.leaseCharge(tenant, record.id, HELD_FOR_REVIEW)
+      : charges.leaseRefund(tenant, record.id, HELD_FOR_REVIEW)
+    const key = record.processorKey ?? `levy_${record.id}`
+    yield* Effect.logError(
+      `pending ${kind} needs manual review: it is older than ${processor.name}'s idempotency key window and ${processor.name} cannot be asked whether it went through, so recovery will not repeat it; left pending and not retried automatically`,
+      {
+        account: record.accountId,
+        livemode: record.livemode,
+        [kind]: record.id,
+        processor: processor.name,
+        processorKey: key,
+        created: new Date(createdMs).toISOString(),
+        keyWindow: Duration.format(processor.idempotency.keyWindow),
+        check: KeyWindow.whatToCheck(processor, kind, key)
+      }
+    )
+    return true
+  })
 
 /** The processor of a record's tenant, when it is the one the record was made with. */
 const processorOf = (record: StoredCharge | StoredRefund) =>
@@ -45,11 +99,12 @@ const processorOf = (record: StoredCharge | StoredRefund) =>
     return found
   })
 
-/** Settles one pending charge, or leaves it (logged) for the next round. */
-const recoverCharge = (charge: StoredCharge) =>
+/** Settles one pending charge, or leaves it (logged) for the next round or for a person. */
+const recoverCharge = (now: number) => (charge: StoredCharge) =>
   Effect.gen(function* () {
     const processor = yield* processorOf(charge)
     if (Option.isNone(processor)) return false
+    if (yield* heldForReview(processor.value, "charge", charge, now)) return false
     const after = yield* ChargePhases.run(processor.value, charge, true)
     if (after.status !== "pending") {
       yield* Effect.logInfo("pending charge recovered", { id: charge.id, status: after.status })
@@ -61,14 +116,15 @@ const recoverCharge = (charge: StoredCharge) =>
     )
   )
 
-/** Settles one pending refund, or leaves it (logged) for the next round. */
-const recoverRefund = (refund: StoredRefund) =>
+/** Settles one pending refund, or leaves it (logged) for the next round or for a person. */
+const recoverRefund = (now: number) => (refund: StoredRefund) =>
   Effect.gen(function* () {
     const processor = yield* processorOf(refund)
     if (Option.isNone(processor)) return false
+    if (yield* heldForReview(processor.value, "refund", refund, now)) return false
     const charges = yield* ChargeRepository
     const charge = (yield* charges.get(refund, refund.chargeId)) as StoredCharge
-    const after = yield* RefundPhases.run(processor.value, refund, charge)
+    const after = yield* RefundPhases.run(processor.value, refund, charge, true)
     yield* Effect.logInfo("pending refund recovered", {
       id: refund.id,
       status: after.refund.status
@@ -86,9 +142,9 @@ export const sweepOnce = (options: { readonly now?: number } = {}) =>
     const charges = yield* ChargeRepository
     const claim = { now: options.now ?? Date.now(), leaseMs: ChargePhases.LEASE_MS, limit: BATCH }
     const dueCharges = yield* charges.claimPendingCharges(claim)
-    const settledCharges = yield* Effect.forEach(dueCharges, recoverCharge)
+    const settledCharges = yield* Effect.forEach(dueCharges, recoverCharge(claim.now))
     const dueRefunds = yield* charges.claimPendingRefunds(claim)
-    const settledRefunds = yield* Effect.forEach(dueRefunds, recoverRefund)
+    const settledRefunds = yield* Effect.forEach(dueRefunds, recoverRefund(claim.now))
     return {
       charges: settledCharges.filter(Boolean).length,
       refunds: settledRefunds.filter(Boolean).length

@@ -9,13 +9,13 @@
  * before the call (docs/design.md §4), so a call repeated after a crash or a timeout returns the
  * first call's result and never moves money twice. An adapter passes the key to the processor's
  * own idempotency mechanism (Stripe's `Idempotency-Key` header, Adyen's `Idempotency-Key`
- * header) AND records it on the payment itself (Stripe metadata, Adyen `merchantReference`),
- * because processors forget idempotency keys after a while (Stripe: 24 hours) and `lookup` must
- * still find the payment.
+ * header) AND records it on the payment or refund itself (Stripe metadata, Adyen
+ * `merchantReference`), because processors forget idempotency keys after a while (Stripe: 24
+ * hours) and `lookup` / `lookupRefund` must still find it.
  *
  * Amounts are integers in the currency's minor units, currencies ISO 4217 lower case.
  */
-import { Data, type Effect, type Option } from "effect"
+import { Data, type Duration, type Effect, type Option } from "effect"
 
 // ---------------------------------------------------------------------------------------------
 // Payment methods
@@ -167,6 +167,34 @@ export interface RefundFailed {
 
 export type RefundOutcome = Refunded | RefundFailed
 
+/** Which refund to find again: Levy's key for it, on the payment it gave money back from. */
+export interface RefundLookup {
+  readonly idempotencyKey: string
+  /** The `reference` of the payment refunded (where the processor lists its refunds). */
+  readonly paymentReference: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency guarantees
+
+/**
+ * What a processor promises about Levy's idempotency keys, which recovery rests on
+ * (docs/processors.md "How recovery works"): a money-moving call is repeated under its key only
+ * while the processor still replays the first answer to it, and past that only after asking
+ * the processor whether the first call went through.
+ */
+export interface IdempotencyGuarantee {
+  /**
+   * How long the processor replays the first answer to a key (Stripe: 24 hours; Adyen: at least
+   * 31 days); infinite for the simulator, which is deterministic.
+   */
+  readonly keyWindow: Duration.Duration
+  /** Whether `lookup` really asks the processor (false: it always answers None). */
+  readonly lookupCharges: boolean
+  /** Whether `lookupRefund` really asks the processor (false: it always answers None). */
+  readonly lookupRefunds: boolean
+}
+
 // ---------------------------------------------------------------------------------------------
 // Notifications (the processor's webhooks), normalized
 
@@ -279,18 +307,32 @@ export interface PaymentProcessor {
 
   /**
    * Gives back `amount` of a succeeded payment (full or partial). Idempotent on
-   * `idempotencyKey` like `charge`: recovery repeats the call with the same key.
+   * `idempotencyKey` like `charge`, within the processor's key window; the adapter records the
+   * key on the refund so `lookupRefund` finds it after that.
    */
   readonly refund: (request: RefundRequest) => Effect.Effect<RefundOutcome, ProcessorError>
 
   /**
    * The payment made with this idempotency key, if any (recovery after a crash between the
    * processor's answer and Levy's record of it). `None` means the processor has no payment
-   * with this key, so repeating the charge with the same key is safe. Read-only.
+   * with this key, so repeating the charge with the same key is safe. Read-only; always
+   * `None` where `idempotency.lookupCharges` is false.
    */
   readonly lookup: (
     idempotencyKey: string
   ) => Effect.Effect<Option.Option<ChargeOutcome>, ProcessorError>
+
+  /**
+   * The refund made with this idempotency key on this payment, if any (recovery of a refund
+   * left pending). `None` means the processor has no such refund, so repeating the refund with
+   * the same key is safe. Read-only; always `None` where `idempotency.lookupRefunds` is false.
+   */
+  readonly lookupRefund: (
+    request: RefundLookup
+  ) => Effect.Effect<Option.Option<RefundOutcome>, ProcessorError>
+
+  /** How long the processor honours a key, and which lookups it has. */
+  readonly idempotency: IdempotencyGuarantee
 
   /**
    * One cheap, read-only call proving the credentials work (used when saving configuration).
@@ -346,5 +388,7 @@ export interface ProcessorDefinition {
   readonly credentialFields: ReadonlyArray<CredentialField>
   /** The credential `parseNotification` verifies signatures with. */
   readonly webhookSecretField: string
+  /** How long the processor honours an idempotency key, and which lookups it has. */
+  readonly idempotency: IdempotencyGuarantee
   readonly make: (settings: ProcessorSettings) => PaymentProcessor
 }

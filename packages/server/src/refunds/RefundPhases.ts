@@ -4,7 +4,10 @@
  * processor key, its amounts reserved on the charge; the processor gives the money back under
  * that key (a `separate` charge's two payments each give back their part: the base under
  * `<key>`, the fee under `<key>:fee`), and the refund settles with `charge.refunded` and the
- * stored response — or fails, releasing the reservation, when the processor refused.
+ * stored response — or fails, releasing the reservation, when the processor refused. Each part
+ * goes through the key window guard (KeyWindow.ts): a resumed refund asks the processor first
+ * (`lookupRefund`) and is repeated under its key only when the processor has none, or, where it
+ * cannot be asked, only inside the processor's key window.
  */
 import { ApiError, Refund as RefundApi } from "@levy/api"
 import {
@@ -20,6 +23,7 @@ import {
 import { Effect, Schema } from "effect"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import * as TestCrash from "../charges/TestCrash.js"
+import * as KeyWindow from "../processors/KeyWindow.js"
 import type { PaymentProcessor, ProcessorUnavailable } from "../processors/PaymentProcessor.js"
 import * as RefundWire from "./RefundWire.js"
 
@@ -84,11 +88,12 @@ export const responseOf = (refund: StoredRefund, currency: string) =>
     ? (ApiError.toResponse(failure(refund)) as { status: number; body: Json })
     : { status: 200, body: encodeRefund(RefundWire.toWire(refund, currency)) as unknown as Json }
 
-/** Gives back the parts; what the processor kept is the settlement. */
+/** Gives back the parts (each found first when resuming); what the processor kept is the settlement. */
 const collect = (
   processor: PaymentProcessor,
   refund: StoredRefund,
-  charge: StoredCharge
+  charge: StoredCharge,
+  resumed: boolean
 ): Effect.Effect<RefundSettlement, ProcessorUnavailable> =>
   Effect.gen(function* () {
     let amount = 0
@@ -96,22 +101,33 @@ const collect = (
     let reference: string | null = null
     let refused: { code: string; message: string } | undefined
     for (const part of partsOf(refund, charge)) {
-      const outcome = yield* processor
-        .refund({
+      const outcome = yield* KeyWindow.once({
+        processor,
+        kind: "refund",
+        key: part.key,
+        resumed,
+        createdMs: refund.created * 1000,
+        lookup: processor.lookupRefund({
           idempotencyKey: part.key,
-          paymentReference: part.paymentReference,
-          amount: part.amount,
-          currency: charge.currency
-        })
-        .pipe(
-          Effect.catchTag("ProcessorRefused", (e) =>
-            Effect.succeed({
-              _tag: "RefundFailed" as const,
-              code: e.code ?? "processor_refused",
-              message: e.message
-            })
+          paymentReference: part.paymentReference
+        }),
+        call: processor
+          .refund({
+            idempotencyKey: part.key,
+            paymentReference: part.paymentReference,
+            amount: part.amount,
+            currency: charge.currency
+          })
+          .pipe(
+            Effect.catchTag("ProcessorRefused", (e) =>
+              Effect.succeed({
+                _tag: "RefundFailed" as const,
+                code: e.code ?? "processor_refused",
+                message: e.message
+              })
+            )
           )
-        )
+      })
       if (outcome._tag === "Refunded") {
         amount += part.amount
         feeAmount += part.fee
@@ -134,21 +150,23 @@ const collect = (
 
 /**
  * Phases 2 and 3 for a pending refund: the refund and its charge as stored afterwards, settled
- * by this call or by whoever came first. Fails `ProcessorUnavailable` (the refund stays
- * pending, its amounts reserved) or `StorageError`.
+ * by this call or by whoever came first. `resumed`: after a crash or an unanswered call (look
+ * the refund up before repeating it). Fails `ProcessorUnavailable` (the refund stays pending,
+ * its amounts reserved) or `StorageError`.
  */
 export const run = (
   processor: PaymentProcessor,
   refund: StoredRefund,
-  charge: StoredCharge
+  charge: StoredCharge,
+  resumed: boolean
 ): Effect.Effect<
   { readonly refund: StoredRefund; readonly charge: StoredCharge },
   ProcessorUnavailable | StorageError,
   ChargeRepository | Ids
 > =>
   Effect.gen(function* () {
-    const settlement = yield* collect(processor, refund, charge)
-    yield* TestCrash.afterProcessor
+    const settlement = yield* collect(processor, refund, charge, resumed)
+    yield* TestCrash.afterProcessor(refund.idempotencyKey)
     const charges = yield* ChargeRepository
     const eventId = yield* Effect.flatMap(Ids, (ids) => ids.make("evt"))
     const settled = yield* charges.settleRefund(refund, refund.id, settlement, (r, c) => {

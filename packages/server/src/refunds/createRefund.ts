@@ -108,10 +108,11 @@ const finish = (
   processor: PaymentProcessor,
   refund: StoredRefund,
   charge: StoredCharge,
-  claim: Option.Option<Claims.Claim>
+  claim: Option.Option<Claims.Claim>,
+  resumed: boolean
 ) =>
   Effect.gen(function* () {
-    const after = yield* RefundPhases.run(processor, refund, charge).pipe(
+    const after = yield* RefundPhases.run(processor, refund, charge, resumed).pipe(
       Effect.catchTag("ProcessorUnavailable", (error) =>
         Effect.fail(new OutcomeUnknown({ error, pending: `refund ${refund.id}` }))
       )
@@ -141,7 +142,7 @@ const resume = (
       yield* idempotency.settle(tenant, claim.key, claim.fingerprint, response)
       return yield* answer(Option.some(claim), refund, charge.currency)
     }
-    return yield* finish(processor, refund, charge, Option.some(claim))
+    return yield* finish(processor, refund, charge, Option.some(claim), true)
   })
 
 /** Phase 1: plans the refund on the charge as it stands and writes it pending, reserved. */
@@ -216,7 +217,8 @@ export const createRefund = (
       processor,
       reserved.refund as StoredRefund,
       reserved.charge as StoredCharge,
-      claim
+      claim,
+      false
     )
   }).pipe(
     Effect.catchTags({

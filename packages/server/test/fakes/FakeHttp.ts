@@ -139,7 +139,9 @@ export const idempotencyStore = () => {
       const response = execute()
       stored.set(key, { fingerprint, response })
       return response
-    }
+    },
+    /** Forgets every key, as a processor does once its key window has passed. */
+    forget: () => stored.clear()
   }
 }
 

@@ -9,7 +9,9 @@
  *
  * Endpoints: GET /v1/payment_methods/:id, GET /v1/confirmation_tokens/:id,
  * POST /v1/payment_intents (confirm=true), GET /v1/payment_intents/:id,
- * GET /v1/payment_intents (list), GET /v1/payment_intents/search, POST /v1/refunds.
+ * GET /v1/payment_intents (list), GET /v1/payment_intents/search, POST /v1/refunds,
+ * GET /v1/refunds (list: `payment_intent` / `charge` filters, newest first, `limit` 1–100
+ * default 10, `starting_after` / `ending_before` cursors, `has_more`).
  *
  * Test payment methods are Stripe's own test ids (`pm_card_visa`, `pm_card_visa_debit`,
  * `pm_card_mastercard_prepaid`, `pm_card_chargeDeclined`, `pm_card_createDispute`, …);
@@ -79,9 +81,17 @@ export interface FakeStripePayment {
   readonly status: "succeeded" | "requires_payment_method"
   readonly metadata: Readonly<Record<string, string>>
   amountRefunded: number
-  readonly refunds: Array<{ readonly id: string; readonly amount: number }>
+  readonly refunds: Array<FakeStripeRefund>
   disputed: boolean
   readonly lastError?: TestCard["decline"]
+}
+
+/** One refund the fake made, as Stripe's Refund object keeps it. */
+export interface FakeStripeRefund {
+  readonly id: string
+  readonly amount: number
+  readonly created: number
+  readonly metadata: Readonly<Record<string, string>>
 }
 
 /** One request the fake received: its decoded parameters and idempotency key. */
@@ -160,6 +170,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
   const secretKey = options.secretKey ?? "sk_test_levy_fake"
   let webhook = options.webhook
   const payments: Array<FakeStripePayment> = []
+  /** Every refund in the order it was made (lists are newest first). */
+  const refundsMade: Array<{ payment: FakeStripePayment; refund: FakeStripeRefund }> = []
   const requests: Array<FakeStripeRequest> = []
   const idempotency = idempotencyStore()
   const delivered: Array<Promise<unknown>> = []
@@ -312,24 +324,79 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     return { status: 200, body: created.data.object }
   }
 
+  /** A refund as Stripe's Refund object. */
+  const refundObject = (payment: FakeStripePayment, refund: FakeStripeRefund) => ({
+    id: refund.id,
+    object: "refund",
+    amount: refund.amount,
+    currency: payment.currency,
+    charge: payment.charge,
+    payment_intent: payment.id,
+    created: refund.created,
+    reason: null,
+    status: "succeeded",
+    metadata: refund.metadata
+  })
+
   /** Books a refund and emits what Stripe emits for it: `refund.created`, `charge.refunded`. */
   const refundEvents = (payment: FakeStripePayment, amount: number, metadata: unknown) => {
-    const refund = { id: fakeId("re_"), amount }
-    payment.refunds.push(refund)
-    payment.amountRefunded += amount
-    const object = {
-      id: refund.id,
-      object: "refund",
+    const refund: FakeStripeRefund = {
+      id: fakeId("re_"),
       amount,
-      currency: payment.currency,
-      charge: payment.charge,
-      payment_intent: payment.id,
-      status: "succeeded",
-      metadata
+      created: Math.floor(Date.now() / 1000),
+      metadata: (metadata ?? {}) as Record<string, string>
     }
-    const created = emit("refund.created", object)
+    payment.refunds.push(refund)
+    refundsMade.push({ payment, refund })
+    payment.amountRefunded += amount
+    const created = emit("refund.created", refundObject(payment, refund))
     emit("charge.refunded", chargeObject(payment))
     return created
+  }
+
+  /**
+   * List refunds (`GET /v1/refunds`), as Stripe's API reference describes it: the refunds of one
+   * PaymentIntent or charge (all of them without a filter), newest first, `limit` 1 to 100
+   * (default 10), paged with `starting_after` / `ending_before`, `has_more` when more follow.
+   */
+  const listRefunds = (query: URLSearchParams): FakeResponse => {
+    const limit = Number(query.get("limit") ?? "10")
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      return error(400, {
+        type: "invalid_request_error",
+        code: "parameter_invalid_integer",
+        param: "limit",
+        message: "This value must be between 1 and 100."
+      })
+    }
+    const paymentIntent = query.get("payment_intent")
+    const charge = query.get("charge")
+    const target = paymentIntent ?? charge
+    if (target !== null && findPayment(target) === undefined) {
+      return paymentIntent !== null
+        ? missing("payment_intent", paymentIntent, "payment_intent")
+        : missing("charge", target, "charge")
+    }
+    const all = refundsMade
+      .filter(
+        ({ payment }) => target === null || payment.id === target || payment.charge === target
+      )
+      .reverse()
+      .map(({ payment, refund }) => refundObject(payment, refund))
+    const after = query.get("starting_after")
+    const before = query.get("ending_before")
+    const cursor = after ?? before
+    const at = cursor === null ? -1 : all.findIndex((r) => r.id === cursor)
+    if (cursor !== null && at === -1) {
+      return missing("refund", cursor, after !== null ? "starting_after" : "ending_before")
+    }
+    const window =
+      before !== null ? all.slice(Math.max(0, at - limit), at) : all.slice(at + 1, at + 1 + limit)
+    const hasMore = before !== null ? at - limit > 0 : at + 1 + limit < all.length
+    return {
+      status: 200,
+      body: { object: "list", url: "/v1/refunds", has_more: hasMore, data: window }
+    }
   }
 
   const search = (query: string) => {
@@ -407,6 +474,7 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     if (method === "GET" && path === "/v1/payment_intents/search") {
       return search(request.query.get("query") ?? "")
     }
+    if (method === "GET" && path === "/v1/refunds") return listRefunds(request.query)
     if (method === "GET" && path === "/v1/payment_intents") {
       const limit = Number(request.query.get("limit") ?? "10")
       const data = payments.slice(-limit).reverse().map(paymentIntent)
@@ -522,6 +590,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     setWebhook: (target: { readonly url: string; readonly secret: string } | undefined) => {
       webhook = target
     },
+    /** Forgets every idempotency key, as Stripe may once a key is 24 hours old. */
+    forgetIdempotencyKeys: () => idempotency.forget(),
     /** Waits for every event delivery started so far. */
     settled: () => Promise.all(delivered),
     paymentIntent,

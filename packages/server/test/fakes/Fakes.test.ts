@@ -122,6 +122,55 @@ describe("fake Stripe follows Stripe's API reference", () => {
     expect(response.status).toBe(400)
     expect((await json(response)).error.code).toBe("amount_too_large")
   })
+
+  it("GET /v1/refunds?payment_intent=: that PaymentIntent's refunds, newest first, paged by starting_after", async () => {
+    const paid = async (key: string) =>
+      json(
+        await stripePost(
+          "/v1/payment_intents",
+          "amount=900&currency=usd&confirm=true&payment_method=pm_card_visa",
+          key
+        )
+      )
+    const pi = await paid("fake-list-pi")
+    const other = await paid("fake-list-other")
+    await stripePost("/v1/refunds", `payment_intent=${other.id}&amount=100`, "fake-list-r0")
+    const made: Array<string> = []
+    for (const i of [1, 2, 3]) {
+      const refund = await stripePost(
+        "/v1/refunds",
+        `payment_intent=${pi.id}&amount=100&metadata[levy_idempotency_key]=k${i}`,
+        `fake-list-r${i}`
+      )
+      made.push((await json(refund)).id)
+    }
+    const get = (query: string) =>
+      fetch(`${stripe.url}/v1/refunds?${query}`, {
+        headers: { authorization: `Bearer ${stripe.secretKey}` }
+      })
+    interface Page {
+      readonly object: string
+      readonly has_more: boolean
+      readonly data: ReadonlyArray<{ id: string; payment_intent: string; metadata: object }>
+    }
+    const first = (await (await get(`payment_intent=${pi.id}&limit=2`)).json()) as Page
+    expect(first.object).toBe("list")
+    expect(first.data.map((r) => r.id)).toEqual([made[2], made[1]])
+    expect(first.data[0]).toMatchObject({
+      payment_intent: pi.id,
+      metadata: { levy_idempotency_key: "k3" }
+    })
+    expect(first.has_more).toBe(true)
+    const rest = (await (
+      await get(`payment_intent=${pi.id}&limit=2&starting_after=${made[1]}`)
+    ).json()) as Page
+    expect(rest.data.map((r) => r.id)).toEqual([made[0]])
+    expect(rest.has_more).toBe(false)
+    const none = await get("payment_intent=pi_doesNotExist")
+    expect(none.status).toBe(404)
+    expect((await json(none)).error.code).toBe("resource_missing")
+    expect((await get(`payment_intent=${pi.id}&limit=101`)).status).toBe(400)
+  })
 })
 
 describe("fake Adyen follows Adyen's API reference", () => {

@@ -5,7 +5,7 @@
  * one payment" is what the processor saw, not what the adapter says.
  */
 import { randomUUID } from "node:crypto"
-import { Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ChargeRequest } from "../../src/processors/PaymentProcessor.js"
 import { adyenHarness, type Harness, simulatorHarness, stripeHarness } from "./harnesses.js"
@@ -182,6 +182,79 @@ describe.each(HARNESSES)("processor conformance: %s", (_name, start, { remote })
     it("says None for a key no payment was made with", async () => {
       const found = await run(h.processor.lookup(randomUUID()))
       expect(found).toEqual(Either.right(Option.none()))
+    })
+  })
+
+  describe("lookupRefund", () => {
+    /** A partial refund of a fresh payment, and its request. */
+    const refunded = async () => {
+      const { reference } = await paid()
+      const request = {
+        idempotencyKey: randomUUID(),
+        paymentReference: reference,
+        amount: 3_000,
+        currency: "usd"
+      }
+      const outcome = Either.getOrThrow(await run(h.processor.refund(request)))
+      if (outcome._tag !== "Refunded") throw new Error(`refund failed: ${JSON.stringify(outcome)}`)
+      return { request, reference: outcome.reference }
+    }
+
+    it("a refund made is found by its key (or, with no lookup API, None), making no refund", async () => {
+      const { request, reference } = await refunded()
+      // Another refund of the same payment, under another key: not the one asked for.
+      await run(h.processor.refund({ ...request, idempotencyKey: randomUUID(), amount: 1_000 }))
+      const before = h.refunds()
+      const found = Either.getOrThrow(
+        await run(
+          h.processor.lookupRefund({
+            idempotencyKey: request.idempotencyKey,
+            paymentReference: request.paymentReference
+          })
+        )
+      )
+      expect(found).toEqual(
+        h.refundLookupFinds ? Option.some({ _tag: "Refunded", reference }) : Option.none()
+      )
+      expect(h.refunds()).toBe(before)
+    })
+
+    it("a key never used finds nothing, on a payment with and without refunds", async () => {
+      const { request } = await refunded()
+      const fresh = await paid()
+      const before = h.refunds()
+      for (const paymentReference of [request.paymentReference, fresh.reference]) {
+        const found = await run(
+          h.processor.lookupRefund({ idempotencyKey: randomUUID(), paymentReference })
+        )
+        expect(found).toEqual(Either.right(Option.none()))
+      }
+      expect(h.refunds()).toBe(before)
+    })
+
+    it("finds the payment and the refund after the processor forgot their keys", async () => {
+      if (h.forgetKeys === undefined || !h.refundLookupFinds) return
+      const { request, reference } = await refunded()
+      const payment = request.paymentReference
+      h.forgetKeys()
+      const before = { payments: h.payments(), refunds: h.refunds() }
+      const refund = await run(
+        h.processor.lookupRefund({
+          idempotencyKey: request.idempotencyKey,
+          paymentReference: payment
+        })
+      )
+      expect(refund).toEqual(Either.right(Option.some({ _tag: "Refunded", reference })))
+      expect({ payments: h.payments(), refunds: h.refunds() }).toEqual(before)
+    })
+  })
+
+  describe("idempotency guarantee", () => {
+    it("states the key window its processor documents, and which lookups really ask", () => {
+      const stated = h.processor.idempotency
+      expect(Duration.equals(stated.keyWindow, h.keyWindow)).toBe(true)
+      expect(stated.lookupCharges).toBe(h.lookupFinds)
+      expect(stated.lookupRefunds).toBe(h.refundLookupFinds)
     })
   })
 

@@ -4,6 +4,7 @@
  * to count the payments the processor made, how its notifications are made.
  */
 
+import { Duration } from "effect"
 import * as AdyenAdapter from "../../src/processors/adyen/AdyenProcessor.js"
 import type { PaymentProcessor } from "../../src/processors/PaymentProcessor.js"
 import * as Simulator from "../../src/processors/simulator/Simulator.js"
@@ -36,6 +37,12 @@ export interface Harness {
   readonly refunds: () => number
   /** Whether `lookup` can find a payment (Adyen's Checkout API cannot: recovery repeats). */
   readonly lookupFinds: boolean
+  /** Whether `lookupRefund` can find a refund (Adyen's Checkout API cannot). */
+  readonly refundLookupFinds: boolean
+  /** How long the processor's documentation says it honours an idempotency key. */
+  readonly keyWindow: Duration.Duration
+  /** Makes the processor forget every idempotency key, as once its window passed; fakes only. */
+  readonly forgetKeys?: () => void
   /** A dispute on a payment, notified and signed with `secret`; none for the simulator. */
   readonly disputeNotification?: (paymentReference: string, secret: string) => Signed
   readonly close: () => Promise<void>
@@ -62,6 +69,10 @@ export const stripeHarness = async (): Promise<Harness> => {
     payments: () => fake.payments().filter((p) => p.status === "succeeded").length,
     refunds: () => fake.payments().reduce((n, p) => n + p.refunds.length, 0),
     lookupFinds: true,
+    refundLookupFinds: true,
+    // Stripe's API reference, "Idempotent requests": keys may be removed once 24 hours old.
+    keyWindow: Duration.hours(24),
+    forgetKeys: fake.forgetIdempotencyKeys,
     disputeNotification: (reference, secret) => {
       const event = fake.dispute(reference)
       return fake.signedEvent(event.type, event.data.object, secret)
@@ -103,6 +114,9 @@ export const adyenHarness = async (): Promise<Harness> => {
     payments: () => fake.payments().filter((p) => p.resultCode === "Authorised").length,
     refunds: () => fake.payments().reduce((n, p) => n + p.refunds.length, 0),
     lookupFinds: false,
+    refundLookupFinds: false,
+    // Adyen's API idempotency documentation: keys valid for a minimum of 31 days.
+    keyWindow: Duration.days(31),
     disputeNotification: (reference, secret) =>
       fake.notification([fake.chargeback(reference)], secret),
     close: fake.close
@@ -125,6 +139,9 @@ export const simulatorHarness = async (): Promise<Harness> => {
     payments: simulator.payments,
     refunds: simulator.refunds,
     lookupFinds: true,
+    refundLookupFinds: true,
+    // Deterministic: the same key always gives the same answer.
+    keyWindow: Duration.infinity,
     close: async () => {}
   }
 }

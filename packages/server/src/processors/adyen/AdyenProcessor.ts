@@ -9,16 +9,18 @@
  *   `reference`, the total as `amount`, captured at once (`captureDelayHours: 0`), the fee in
  *   `metadata.levy_fee` and, where the account enables surcharging, in `surcharge.value`.
  * - refund: POST /payments/{pspReference}/refunds with its own key.
- * - lookup: Adyen's Checkout API has no way to find a payment by reference, so `lookup` says
- *   None and recovery repeats the call with the same key, which Adyen answers with the first
- *   response for at least 31 days (Adyen's API idempotency documentation).
+ * - lookup / lookupRefund: Adyen's Checkout API has no way to find a payment or a refund by
+ *   reference, so both say None and recovery repeats the call with the same key, which Adyen
+ *   answers with the first response for at least 31 days (Adyen's API idempotency
+ *   documentation); past that, recovery leaves the record for a person (KeyWindow.ts).
  * - Notifications: HMAC-verified with the library's HmacValidator (AdyenNotifications.ts).
  */
 import Adyen from "@adyen/api-library"
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import {
   type ChargeOutcome,
   type ChargeRequest,
+  type IdempotencyGuarantee,
   type PaymentMethod,
   type PaymentProcessor,
   type ProcessorDefinition,
@@ -36,6 +38,17 @@ const NAME = "adyen"
 const TIMEOUT_MS = 30_000
 /** Adyen's longest idempotency key. */
 const MAX_KEY = 64
+
+/**
+ * Adyen keeps idempotency keys "for a minimum period of 31 days after first submission" (its
+ * API idempotency documentation); its Checkout API finds neither payments nor refunds by
+ * reference, so neither lookup asks Adyen.
+ */
+const IDEMPOTENCY: IdempotencyGuarantee = {
+  keyWindow: Duration.days(31),
+  lookupCharges: false,
+  lookupRefunds: false
+}
 /** Where a shopper would come back after a redirect; Levy declines redirects, so never used. */
 const DEFAULT_RETURN_URL = "https://levy.invalid/adyen/no-redirect"
 
@@ -342,6 +355,8 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     charge,
     refund,
     lookup: () => Effect.succeed(Option.none()),
+    lookupRefund: () => Effect.succeed(Option.none()),
+    idempotency: IDEMPOTENCY,
     verifyCredentials,
     parseNotification: (rawBody, _headers, webhookSecret) =>
       parse(rawBody, webhookSecret, settings.livemode),
@@ -352,6 +367,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
 /** Adyen as Levy's configuration sees it. */
 export const definition: ProcessorDefinition = {
   name: NAME,
+  idempotency: IDEMPOTENCY,
   credentialFields: [
     {
       name: "apiKey",

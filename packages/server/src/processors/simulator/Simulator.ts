@@ -2,16 +2,19 @@
  * The test-mode payment processor (docs/design.md §4) on the `PaymentProcessor` port: the
  * `source` token decides the card and the outcome, so integrations exercise declines and
  * disputes without real cards. It is deterministic: the same key and request always give the
- * same outcome and references, so repeating a charge after a restart (when `lookup`, which
- * only remembers this process's charges, says None) is as safe as at a real processor.
+ * same outcome and references, so repeating a charge or a refund after a restart (when `lookup`
+ * and `lookupRefund`, which only remember this process's, say None) is as safe as at a real
+ * processor — at any age: its keys never expire.
  */
 import { createHash } from "node:crypto"
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import {
   type ChargeOutcome,
+  type IdempotencyGuarantee,
   NotificationInvalid,
   type PaymentMethod,
   type PaymentProcessor,
+  type RefundOutcome,
   SourceInvalid
 } from "../PaymentProcessor.js"
 
@@ -45,8 +48,15 @@ const CARDS: Readonly<Record<string, PaymentMethod>> = {
 /** The tokens the simulator knows. */
 export const TOKENS: ReadonlyArray<string> = Object.keys(CARDS)
 
-/** How many charges `lookup` remembers; forgetting is safe (repeating is deterministic). */
+/** How many charges (and refunds) the lookups remember; forgetting is safe: repeating is deterministic. */
 const REMEMBERED = 100_000
+
+/** Deterministic, so a key is honoured forever; both lookups find this process's own. */
+const IDEMPOTENCY: IdempotencyGuarantee = {
+  keyWindow: Duration.infinity,
+  lookupCharges: true,
+  lookupRefunds: true
+}
 
 /** A stable, fake processor reference for a key. */
 const reference = (prefix: string, key: string) =>
@@ -69,10 +79,10 @@ export interface SimulatorProcessor extends PaymentProcessor {
 /** A simulator with its own memory of charges. */
 export const make = (): SimulatorProcessor => {
   const charges = new Map<string, ChargeOutcome>()
-  const refunds = new Set<string>()
-  const remember = (key: string, outcome: ChargeOutcome) => {
-    if (charges.size >= REMEMBERED) charges.delete(charges.keys().next().value as string)
-    charges.set(key, outcome)
+  const refunds = new Map<string, RefundOutcome>()
+  const remember = <A>(memory: Map<string, A>, key: string, outcome: A) => {
+    if (memory.size >= REMEMBERED) memory.delete(memory.keys().next().value as string)
+    memory.set(key, outcome)
   }
   const outcomeOf = (key: string, source: string, amount: number): ChargeOutcome =>
     source === "tok_chargeDeclined"
@@ -101,15 +111,22 @@ export const make = (): SimulatorProcessor => {
         const outcome =
           charges.get(request.idempotencyKey) ??
           outcomeOf(request.idempotencyKey, request.source, request.amount)
-        remember(request.idempotencyKey, outcome)
+        remember(charges, request.idempotencyKey, outcome)
         return Effect.succeed(outcome)
       }),
     refund: (request) =>
       Effect.sync(() => {
-        refunds.add(request.idempotencyKey)
-        return { _tag: "Refunded", reference: reference("simre", request.idempotencyKey) }
+        const outcome: RefundOutcome = {
+          _tag: "Refunded",
+          reference: reference("simre", request.idempotencyKey)
+        }
+        remember(refunds, request.idempotencyKey, outcome)
+        return outcome
       }),
     lookup: (key) => Effect.sync(() => Option.fromNullable(charges.get(key))),
+    lookupRefund: (request) =>
+      Effect.sync(() => Option.fromNullable(refunds.get(request.idempotencyKey))),
+    idempotency: IDEMPOTENCY,
     verifyCredentials: () => Effect.void,
     parseNotification: () =>
       Effect.fail(

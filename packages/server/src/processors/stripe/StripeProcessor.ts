@@ -5,20 +5,25 @@
  *   request's `Idempotency-Key` and recorded in the PaymentIntent's metadata
  *   (`levy_idempotency_key`, next to `levy_fee`: the convenience fee inside the total).
  * - `source` is a PaymentMethod id (`pm_…`) or a ConfirmationToken id (`ctoken_…`).
- * - `lookup` asks Stripe's Search API for the PaymentIntent carrying the key in its metadata.
+ * - A refund records Levy's key in its metadata too.
+ * - `lookup` asks Stripe's Search API for the PaymentIntent carrying the key in its metadata;
+ *   `lookupRefund` lists the PaymentIntent's refunds and picks the one carrying the key.
+ * - Stripe replays the first answer to an `Idempotency-Key` for 24 hours.
  * - Notifications are verified with `webhooks.constructEventAsync` over the raw body.
  */
-import { Effect, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import Stripe from "stripe"
 import {
   type ChargeOutcome,
   type ChargeRequest,
+  type IdempotencyGuarantee,
   NotificationInvalid,
   type PaymentMethod,
   type PaymentProcessor,
   type ProcessorDefinition,
   ProcessorRefused,
   type ProcessorSettings,
+  type RefundLookup,
   type RefundOutcome,
   type RefundRequest,
   SourceInvalid
@@ -27,6 +32,21 @@ import { asStripeError, sourceInvalid, toProcessorError } from "./StripeErrors.j
 import { IDEMPOTENCY_METADATA, notificationsOf } from "./StripeNotifications.js"
 
 const NAME = "stripe"
+
+/**
+ * Stripe keeps an idempotency key at least 24 hours (its API reference, "Idempotent
+ * requests"); both lookups ask Stripe, so recovery settles from the answer at any age.
+ */
+const IDEMPOTENCY: IdempotencyGuarantee = {
+  keyWindow: Duration.hours(24),
+  lookupCharges: true,
+  lookupRefunds: true
+}
+
+/** Refunds Stripe lists per PaymentIntent page (its maximum). */
+const REFUNDS_PAGE = 100
+/** More refunds of one PaymentIntent than this is not a payment Levy made. */
+const REFUNDS_READ = 1_000
 
 /** The SDK's connection options for an API base URL (a proxy, or a local fake in tests). */
 const connection = (apiBaseUrl: string | undefined) => {
@@ -107,6 +127,16 @@ const REFUND_REFUSALS = new Set([
 ])
 
 const call = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: (e) => e })
+
+/** A Stripe Refund as the port's outcome. */
+const refundOutcomeOf = (r: Stripe.Refund): RefundOutcome =>
+  r.status === "failed" || r.status === "canceled"
+    ? {
+        _tag: "RefundFailed",
+        code: r.failure_reason ?? "refund_failed",
+        message: `Stripe reports the refund ${r.status}.`
+      }
+    : { _tag: "Refunded", reference: r.id }
 
 /** A Stripe adapter for one account's secret key. */
 export const make = (settings: ProcessorSettings): PaymentProcessor => {
@@ -227,16 +257,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
         { idempotencyKey: request.idempotencyKey }
       )
     ).pipe(
-      Effect.map(
-        (r): RefundOutcome =>
-          r.status === "failed" || r.status === "canceled"
-            ? {
-                _tag: "RefundFailed",
-                code: r.failure_reason ?? "refund_failed",
-                message: `Stripe reports the refund ${r.status}.`
-              }
-            : { _tag: "Refunded", reference: r.id }
-      ),
+      Effect.map(refundOutcomeOf),
       Effect.catchAll((e) => {
         const stripeError = asStripeError(e)
         return stripeError?.code !== undefined && REFUND_REFUSALS.has(stripeError.code)
@@ -262,6 +283,26 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
         const found = intents.find((i) => i.status === "succeeded") ?? intents[0]
         return found === undefined ? Option.none() : Option.some(outcomeOf(found))
       }),
+      Effect.mapError(toProcessorError)
+    )
+
+  // Stripe's List refunds takes `payment_intent`; Search has no refunds, so the key recorded in
+  // each refund's metadata is matched here. A PaymentIntent has few refunds (never more than
+  // its amount allows), so reading them all is cheap.
+  const lookupRefund = (request: RefundLookup) =>
+    call(() =>
+      stripe.refunds
+        .list({ payment_intent: request.paymentReference, limit: REFUNDS_PAGE })
+        .autoPagingToArray({ limit: REFUNDS_READ })
+    ).pipe(
+      Effect.map((refunds) =>
+        Option.map(
+          Option.fromNullable(
+            refunds.find((r) => r.metadata?.[IDEMPOTENCY_METADATA] === request.idempotencyKey)
+          ),
+          refundOutcomeOf
+        )
+      ),
       Effect.mapError(toProcessorError)
     )
 
@@ -305,6 +346,8 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     charge,
     refund,
     lookup,
+    lookupRefund,
+    idempotency: IDEMPOTENCY,
     verifyCredentials,
     parseNotification
   }
@@ -330,5 +373,6 @@ export const definition: ProcessorDefinition = {
     }
   ],
   webhookSecretField: "webhookSecret",
+  idempotency: IDEMPOTENCY,
   make
 }
