@@ -11,9 +11,8 @@ import {
   type StoredResponse
 } from "./IdempotencyRepository.js"
 import type { Json, JsonObject } from "./Json.js"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import type * as Page from "./Page.js"
-import * as SqlSupport from "./SqlSupport.js"
 import {
   DuplicateRecord,
   RecordNotFound,
@@ -21,6 +20,7 @@ import {
   StaleCharge,
   StorageError
 } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** A charge as stored. Amounts in minor units; `created` in Unix seconds. */
@@ -750,7 +750,7 @@ export const makeSql = Effect.gen(function* () {
             Effect.map((rows) => rows.map(chargeFromRow))
           ),
     list: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "charges",
         entity: "charge",
         tenant,
@@ -802,7 +802,7 @@ export const makeSql = Effect.gen(function* () {
         Effect.flatMap(first("refund", id, refundFromRow))
       ),
     listRefunds: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "refunds",
         entity: "refund",
         tenant,
@@ -838,7 +838,7 @@ export const makeSql = Effect.gen(function* () {
         Effect.flatMap(first("dispute", id, disputeFromRow))
       ),
     listDisputes: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "disputes",
         entity: "dispute",
         tenant,

@@ -5,10 +5,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
 import type { JsonObject } from "./Json.js"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import type * as Page from "./Page.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { DuplicateRecord, RecordNotFound, type StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** An event. `data` is `{object: <resource>}`; `created` in Unix seconds. */
@@ -103,7 +103,7 @@ export const makeSql = Effect.gen(function* () {
             Effect.map((rows) => named(refs, rows.map(fromRow)))
           ),
     list: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "events",
         entity: "event",
         tenant,

@@ -7,10 +7,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option } from "effect"
 import type { JsonObject } from "./Json.js"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import type * as Page from "./Page.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { DuplicateRecord, RecordNotFound, type StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** The configuration in force for one account and mode. */
@@ -247,7 +247,7 @@ export const makeSql = Effect.gen(function* () {
         )
       ),
     history: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "fee_config_changes",
         entity: "fee_config_change",
         tenant,

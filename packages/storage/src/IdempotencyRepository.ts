@@ -12,15 +12,15 @@
 import { PgClient } from "@effect/sql-pg"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { Json } from "./Json.js"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import { SecretBox, type SecretBoxService } from "./SecretBox.js"
-import * as SqlSupport from "./SqlSupport.js"
 import {
   IdempotencyKeyInUse,
   IdempotencyKeyReused,
   RecordNotFound,
   type StorageError
 } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** How long a record is kept: 24 hours. */

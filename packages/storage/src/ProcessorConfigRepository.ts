@@ -8,10 +8,10 @@
 import { randomBytes } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option } from "effect"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import { SecretBox, type SecretBoxService } from "./SecretBox.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { RecordNotFound, StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** A configuration as returned: without its credentials. */

@@ -20,9 +20,9 @@ import {
   type StoredCharge,
   type StoredRefund
 } from "./ChargeRepository.js"
-import * as MemoryStore from "./MemoryStore.js"
-import * as SqlSupport from "./SqlSupport.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import { DuplicateRecord, RecordNotFound, type StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** One notification as received: which processor said it, its stable id, when (Unix ms). */

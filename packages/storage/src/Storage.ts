@@ -9,20 +9,22 @@ import { join } from "node:path"
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { AccountRepository } from "./AccountRepository.js"
+import type { AccountRepository } from "./AccountRepository.js"
 import { ChargeRepository } from "./ChargeRepository.js"
 import * as Embedded from "./Embedded.js"
 import { EventRepository } from "./EventRepository.js"
 import { FeeConfigRepository } from "./FeeConfigRepository.js"
 import { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
-import { MemoryStore } from "./MemoryStore.js"
 import * as Migrations from "./Migrations.js"
+import * as MemoryAccounts from "./memory/AccountRepository.js"
+import { MemoryStore } from "./memory/MemoryStore.js"
 import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { StorageError } from "./StorageError.js"
+import * as SqlAccounts from "./sql/AccountRepository.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import { Transactions } from "./Transactions.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
@@ -46,7 +48,7 @@ export const layerSqlRepositories: Layer.Layer<
   StorageError,
   PgClient.PgClient | SqlClient.SqlClient | Ids | SecretBox
 > = Layer.mergeAll(
-  AccountRepository.layerSql,
+  SqlAccounts.layer,
   FeeConfigRepository.layerSql,
   ChargeRepository.layerSql,
   WebhookEndpointRepository.layerSql,
@@ -58,7 +60,7 @@ export const layerSqlRepositories: Layer.Layer<
 
 /** The in-memory store; secrets are sealed with a random per-process key. */
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
-  AccountRepository.layerMemory,
+  MemoryAccounts.layer,
   FeeConfigRepository.layerMemory,
   ChargeRepository.layerMemory,
   WebhookEndpointRepository.layerMemory,

@@ -8,10 +8,10 @@ import { PgClient } from "@effect/sql-pg"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { Event } from "./EventRepository.js"
 import { Ids } from "./Ids.js"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import type * as Page from "./Page.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { LeaseLost, RecordNotFound, type StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 import type { WebhookEndpoint } from "./WebhookEndpointRepository.js"
 
@@ -421,7 +421,7 @@ export const makeSql = Effect.gen(function* () {
         )
       ),
     list: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "webhook_deliveries",
         entity: "webhook_delivery",
         tenant,
@@ -432,7 +432,7 @@ export const makeSql = Effect.gen(function* () {
     listAttempts: (tenant, deliveryId, request) =>
       Effect.zipRight(
         service.get(tenant, deliveryId),
-        SqlSupport.list(sql, {
+        SqlSupport.listRaw(sql, {
           table: "webhook_delivery_attempts",
           entity: "webhook_attempt",
           tenant,

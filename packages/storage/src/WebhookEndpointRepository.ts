@@ -6,11 +6,11 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer } from "effect"
-import * as MemoryStore from "./MemoryStore.js"
+import * as MemoryStore from "./memory/MemoryStore.js"
 import type * as Page from "./Page.js"
 import { SecretBox, type SecretBoxService } from "./SecretBox.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { DuplicateRecord, RecordNotFound, StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 import type { Tenant } from "./Tenant.js"
 
 /** An endpoint as returned: without its secret. */
@@ -192,7 +192,7 @@ export const makeSql = Effect.gen(function* () {
       ),
     get: (tenant, id) => Effect.map(select(tenant, id), fromRow),
     list: (tenant, request) =>
-      SqlSupport.list(sql, {
+      SqlSupport.listRaw(sql, {
         table: "webhook_endpoints",
         entity: "webhook_endpoint",
         tenant,

@@ -1,0 +1,27 @@
+/**
+ * Every table the SQL stores read and write, each column once (see `Table.ts`), with the
+ * schema its JSON columns decode by. The migrations under `migrations/` create them; a column a
+ * table has but no field names here (`events.fanned_out`) is left to its default and to the
+ * statements that manage it.
+ */
+import type { Account, ApiKey } from "../AccountRepository.js"
+import * as T from "./Table.js"
+
+export const accounts = T.make<Account>()("accounts", {
+  id: T.text("account_id"),
+  name: T.text(),
+  created: T.bigint()
+})
+
+export const apiKeys = T.make<ApiKey>()("api_keys", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  kind: T.literal("secret", "publishable")(),
+  name: T.nullableText(),
+  hash: T.text("key_hash"),
+  last4: T.text(),
+  created: T.bigint(),
+  lastUsed: T.nullableBigint(),
+  revoked: T.boolean()
+})
