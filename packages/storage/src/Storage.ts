@@ -12,18 +12,20 @@ import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted } f
 import type { AccountRepository } from "./AccountRepository.js"
 import { ChargeRepository } from "./ChargeRepository.js"
 import * as Embedded from "./Embedded.js"
-import { EventRepository } from "./EventRepository.js"
+import type { EventRepository } from "./EventRepository.js"
 import { FeeConfigRepository } from "./FeeConfigRepository.js"
 import { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
 import * as Migrations from "./Migrations.js"
 import * as MemoryAccounts from "./memory/AccountRepository.js"
+import * as MemoryEvents from "./memory/EventRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
+import * as SqlEvents from "./sql/EventRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import { Transactions } from "./Transactions.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
@@ -56,7 +58,7 @@ export const layerSqlRepositories: Layer.Layer<
   ProcessorConfigRepository.layerSql,
   ProcessorNotificationRepository.layerSql,
   Transactions.layerSql
-).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, EventRepository.layerSql)))
+).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, SqlEvents.layer)))
 
 /** The in-memory store; secrets are sealed with a random per-process key. */
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
@@ -69,7 +71,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   ProcessorNotificationRepository.layerMemory,
   Transactions.layerMemory
 ).pipe(
-  Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, EventRepository.layerMemory)),
+  Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, MemoryEvents.layer)),
   Layer.provide(Layer.merge(MemoryStore.layer, SecretBox.layerRandom))
 )
 

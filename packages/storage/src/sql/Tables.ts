@@ -5,6 +5,8 @@
  * statements that manage it.
  */
 import type { Account, ApiKey } from "../AccountRepository.js"
+import type { Event } from "../EventRepository.js"
+import { JsonObjectSchema } from "../Json.js"
 import * as T from "./Table.js"
 
 export const accounts = T.make<Account>()("accounts", {
@@ -24,4 +26,14 @@ export const apiKeys = T.make<ApiKey>()("api_keys", {
   created: T.bigint(),
   lastUsed: T.nullableBigint(),
   revoked: T.boolean()
+})
+
+export const events = T.make<Event>()("events", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  type: T.text(),
+  data: T.json(JsonObjectSchema),
+  request: T.nullableJson(JsonObjectSchema),
+  created: T.bigint()
 })
