@@ -13,12 +13,13 @@ import type { AccountRepository } from "./AccountRepository.js"
 import { ChargeRepository } from "./ChargeRepository.js"
 import * as Embedded from "./Embedded.js"
 import type { EventRepository } from "./EventRepository.js"
-import { FeeConfigRepository } from "./FeeConfigRepository.js"
+import type { FeeConfigRepository } from "./FeeConfigRepository.js"
 import { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
 import * as Migrations from "./Migrations.js"
 import * as MemoryAccounts from "./memory/AccountRepository.js"
 import * as MemoryEvents from "./memory/EventRepository.js"
+import * as MemoryFeeConfigs from "./memory/FeeConfigRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
@@ -26,6 +27,7 @@ import { SecretBox } from "./SecretBox.js"
 import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
 import * as SqlEvents from "./sql/EventRepository.js"
+import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import { Transactions } from "./Transactions.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
@@ -51,7 +53,7 @@ export const layerSqlRepositories: Layer.Layer<
   PgClient.PgClient | SqlClient.SqlClient | Ids | SecretBox
 > = Layer.mergeAll(
   SqlAccounts.layer,
-  FeeConfigRepository.layerSql,
+  SqlFeeConfigs.layer,
   ChargeRepository.layerSql,
   WebhookEndpointRepository.layerSql,
   WebhookDeliveryRepository.layerSql,
@@ -63,7 +65,7 @@ export const layerSqlRepositories: Layer.Layer<
 /** The in-memory store; secrets are sealed with a random per-process key. */
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
   MemoryAccounts.layer,
-  FeeConfigRepository.layerMemory,
+  MemoryFeeConfigs.layer,
   ChargeRepository.layerMemory,
   WebhookEndpointRepository.layerMemory,
   WebhookDeliveryRepository.layerMemory,

@@ -222,3 +222,11 @@ export const maybeOne =
   <A>(table: Table<A>) =>
   (rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>, StorageError> =>
     rows[0] === undefined ? Effect.succeedNone : Effect.asSome(table.decode(rows[0]))
+
+/** The row a write returned (`INSERT … RETURNING`), decoded by `table`. */
+export const returned =
+  <A>(table: Table<A>) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<A, StorageError> =>
+    rows[0] === undefined
+      ? Effect.fail(new StorageError({ message: `a write to ${table.name} returned no row` }))
+      : table.decode(rows[0])

@@ -6,6 +6,7 @@
  */
 import type { Account, ApiKey } from "../AccountRepository.js"
 import type { Event } from "../EventRepository.js"
+import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { JsonObjectSchema } from "../Json.js"
 import * as T from "./Table.js"
 
@@ -36,4 +37,24 @@ export const events = T.make<Event>()("events", {
   data: T.json(JsonObjectSchema),
   request: T.nullableJson(JsonObjectSchema),
   created: T.bigint()
+})
+
+export const feeConfigs = T.make<FeeConfig>()("fee_configs", {
+  accountId: T.text(),
+  livemode: T.boolean(),
+  config: T.json(JsonObjectSchema),
+  updated: T.bigint()
+})
+
+export const feeConfigChanges = T.make<FeeConfigChange>()("fee_config_changes", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  changes: T.json(JsonObjectSchema),
+  status: T.literal("pending", "applied", "cancelled")(),
+  requestedBy: T.nullableText(),
+  created: T.bigint(),
+  resolvedAt: T.nullableBigint(),
+  resolvedBy: T.nullableText(),
+  previous: T.nullableJson(JsonObjectSchema)
 })
