@@ -14,12 +14,13 @@ import { ChargeRepository } from "./ChargeRepository.js"
 import * as Embedded from "./Embedded.js"
 import type { EventRepository } from "./EventRepository.js"
 import type { FeeConfigRepository } from "./FeeConfigRepository.js"
-import { IdempotencyRepository } from "./IdempotencyRepository.js"
+import type { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
 import * as Migrations from "./Migrations.js"
 import * as MemoryAccounts from "./memory/AccountRepository.js"
 import * as MemoryEvents from "./memory/EventRepository.js"
 import * as MemoryFeeConfigs from "./memory/FeeConfigRepository.js"
+import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
@@ -28,6 +29,7 @@ import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
 import * as SqlEvents from "./sql/EventRepository.js"
 import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
+import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import { Transactions } from "./Transactions.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
@@ -60,7 +62,7 @@ export const layerSqlRepositories: Layer.Layer<
   ProcessorConfigRepository.layerSql,
   ProcessorNotificationRepository.layerSql,
   Transactions.layerSql
-).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, SqlEvents.layer)))
+).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
 
 /** The in-memory store; secrets are sealed with a random per-process key. */
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
@@ -73,7 +75,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   ProcessorNotificationRepository.layerMemory,
   Transactions.layerMemory
 ).pipe(
-  Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, MemoryEvents.layer)),
+  Layer.provideMerge(Layer.merge(MemoryIdempotency.layer, MemoryEvents.layer)),
   Layer.provide(Layer.merge(MemoryStore.layer, SecretBox.layerRandom))
 )
 

@@ -7,7 +7,7 @@
 import type { Account, ApiKey } from "../AccountRepository.js"
 import type { Event } from "../EventRepository.js"
 import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
-import { JsonObjectSchema } from "../Json.js"
+import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
 import * as T from "./Table.js"
 
 export const accounts = T.make<Account>()("accounts", {
@@ -57,4 +57,30 @@ export const feeConfigChanges = T.make<FeeConfigChange>()("fee_config_changes", 
   resolvedAt: T.nullableBigint(),
   resolvedBy: T.nullableText(),
   previous: T.nullableJson(JsonObjectSchema)
+})
+
+/** An idempotency record as its row holds it: the stored response in two columns. */
+export interface IdempotencyRow {
+  readonly accountId: string
+  readonly livemode: boolean
+  readonly key: string
+  readonly fingerprint: string
+  readonly state: "in_progress" | "done"
+  readonly responseStatus: number | null
+  /** The body with its sealed fields sealed; SQL NULL until done. */
+  readonly responseBody: Json
+  readonly createdMs: number
+  readonly expiresAtMs: number
+}
+
+export const idempotencyRecords = T.make<IdempotencyRow>()("idempotency_records", {
+  accountId: T.text(),
+  livemode: T.boolean(),
+  key: T.text(),
+  fingerprint: T.text(),
+  state: T.literal("in_progress", "done")(),
+  responseStatus: T.nullableInteger(),
+  responseBody: T.nullableJson(JsonSchema),
+  createdMs: T.bigint(),
+  expiresAtMs: T.bigint()
 })
