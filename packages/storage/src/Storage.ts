@@ -22,7 +22,8 @@ import * as MemoryEvents from "./memory/EventRepository.js"
 import * as MemoryFeeConfigs from "./memory/FeeConfigRepository.js"
 import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
-import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
+import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
+import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import { StorageError } from "./StorageError.js"
@@ -30,6 +31,7 @@ import * as SqlAccounts from "./sql/AccountRepository.js"
 import * as SqlEvents from "./sql/EventRepository.js"
 import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
 import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
+import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import { Transactions } from "./Transactions.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
@@ -59,7 +61,7 @@ export const layerSqlRepositories: Layer.Layer<
   ChargeRepository.layerSql,
   WebhookEndpointRepository.layerSql,
   WebhookDeliveryRepository.layerSql,
-  ProcessorConfigRepository.layerSql,
+  SqlProcessorConfigs.layer,
   ProcessorNotificationRepository.layerSql,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
@@ -71,7 +73,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   ChargeRepository.layerMemory,
   WebhookEndpointRepository.layerMemory,
   WebhookDeliveryRepository.layerMemory,
-  ProcessorConfigRepository.layerMemory,
+  MemoryProcessorConfigs.layer,
   ProcessorNotificationRepository.layerMemory,
   Transactions.layerMemory
 ).pipe(

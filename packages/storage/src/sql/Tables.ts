@@ -8,6 +8,7 @@ import type { Account, ApiKey } from "../AccountRepository.js"
 import type { Event } from "../EventRepository.js"
 import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
+import type { StoredProcessorConfig } from "../ProcessorConfigRepository.js"
 import * as T from "./Table.js"
 
 export const accounts = T.make<Account>()("accounts", {
@@ -83,4 +84,15 @@ export const idempotencyRecords = T.make<IdempotencyRow>()("idempotency_records"
   responseBody: T.nullableJson(JsonSchema),
   createdMs: T.bigint(),
   expiresAtMs: T.bigint()
+})
+
+export const processorConfigs = T.make<StoredProcessorConfig>()("processor_configs", {
+  accountId: T.text(),
+  livemode: T.boolean(),
+  processor: T.text(),
+  surcharge: T.boolean(),
+  revision: T.text(),
+  created: T.bigint(),
+  updated: T.bigint(),
+  credentialsCiphertext: T.text()
 })
