@@ -23,6 +23,7 @@ import * as MemoryFeeConfigs from "./memory/FeeConfigRepository.js"
 import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
+import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
 import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
@@ -33,9 +34,10 @@ import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
 import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
 import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
+import * as SqlWebhookEndpoints from "./sql/WebhookEndpointRepository.js"
 import { Transactions } from "./Transactions.js"
 import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
-import { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
+import type { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 
 /** Everything a store provides. */
 export type Repositories =
@@ -59,7 +61,7 @@ export const layerSqlRepositories: Layer.Layer<
   SqlAccounts.layer,
   SqlFeeConfigs.layer,
   ChargeRepository.layerSql,
-  WebhookEndpointRepository.layerSql,
+  SqlWebhookEndpoints.layer,
   WebhookDeliveryRepository.layerSql,
   SqlProcessorConfigs.layer,
   ProcessorNotificationRepository.layerSql,
@@ -71,7 +73,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   MemoryAccounts.layer,
   MemoryFeeConfigs.layer,
   ChargeRepository.layerMemory,
-  WebhookEndpointRepository.layerMemory,
+  MemoryWebhookEndpoints.layer,
   WebhookDeliveryRepository.layerMemory,
   MemoryProcessorConfigs.layer,
   ProcessorNotificationRepository.layerMemory,

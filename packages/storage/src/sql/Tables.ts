@@ -4,11 +4,14 @@
  * table has but no field names here (`events.fanned_out`) is left to its default and to the
  * statements that manage it.
  */
+
+import { Schema } from "effect"
 import type { Account, ApiKey } from "../AccountRepository.js"
 import type { Event } from "../EventRepository.js"
 import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
 import type { StoredProcessorConfig } from "../ProcessorConfigRepository.js"
+import type { StoredWebhookEndpoint } from "../WebhookEndpointRepository.js"
 import * as T from "./Table.js"
 
 export const accounts = T.make<Account>()("accounts", {
@@ -95,4 +98,18 @@ export const processorConfigs = T.make<StoredProcessorConfig>()("processor_confi
   created: T.bigint(),
   updated: T.bigint(),
   credentialsCiphertext: T.text()
+})
+
+export const webhookEndpoints = T.make<StoredWebhookEndpoint>()("webhook_endpoints", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  url: T.text(),
+  enabledEvents: T.json(Schema.Array(Schema.String)),
+  status: T.literal("enabled", "disabled")(),
+  description: T.nullableText(),
+  created: T.bigint(),
+  secretCiphertext: T.text(),
+  previousSecretCiphertext: T.nullableText(),
+  previousSecretExpiresAtMs: T.nullableBigint()
 })
