@@ -10,7 +10,7 @@ import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
 import type { AccountRepository } from "./AccountRepository.js"
-import { ChargeRepository } from "./ChargeRepository.js"
+import type { ChargeRepository } from "./ChargeRepository.js"
 import * as Embedded from "./Embedded.js"
 import type { EventRepository } from "./EventRepository.js"
 import type { FeeConfigRepository } from "./FeeConfigRepository.js"
@@ -18,21 +18,25 @@ import type { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
 import * as Migrations from "./Migrations.js"
 import * as MemoryAccounts from "./memory/AccountRepository.js"
+import * as MemoryCharges from "./memory/ChargeRepository.js"
 import * as MemoryEvents from "./memory/EventRepository.js"
 import * as MemoryFeeConfigs from "./memory/FeeConfigRepository.js"
 import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
+import * as MemoryProcessorNotifications from "./memory/ProcessorNotificationRepository.js"
 import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
 import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
-import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
+import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
+import * as SqlCharges from "./sql/ChargeRepository.js"
 import * as SqlEvents from "./sql/EventRepository.js"
 import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
 import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
 import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
+import * as SqlProcessorNotifications from "./sql/ProcessorNotificationRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import * as SqlWebhookEndpoints from "./sql/WebhookEndpointRepository.js"
 import { Transactions } from "./Transactions.js"
@@ -60,11 +64,11 @@ export const layerSqlRepositories: Layer.Layer<
 > = Layer.mergeAll(
   SqlAccounts.layer,
   SqlFeeConfigs.layer,
-  ChargeRepository.layerSql,
+  SqlCharges.layer,
   SqlWebhookEndpoints.layer,
   WebhookDeliveryRepository.layerSql,
   SqlProcessorConfigs.layer,
-  ProcessorNotificationRepository.layerSql,
+  SqlProcessorNotifications.layer,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
 
@@ -72,11 +76,11 @@ export const layerSqlRepositories: Layer.Layer<
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
   MemoryAccounts.layer,
   MemoryFeeConfigs.layer,
-  ChargeRepository.layerMemory,
+  MemoryCharges.layer,
   MemoryWebhookEndpoints.layer,
   WebhookDeliveryRepository.layerMemory,
   MemoryProcessorConfigs.layer,
-  ProcessorNotificationRepository.layerMemory,
+  MemoryProcessorNotifications.layer,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(MemoryIdempotency.layer, MemoryEvents.layer)),

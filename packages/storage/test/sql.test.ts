@@ -9,6 +9,7 @@ import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AccountRepository } from "../src/AccountRepository.js"
+import { ChargeRepository } from "../src/ChargeRepository.js"
 import { Ids } from "../src/Ids.js"
 import * as Migrations from "../src/Migrations.js"
 import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
@@ -129,6 +130,64 @@ for (const store of sqlStores) {
               WHERE account_id = 'acct_pc1' AND livemode = false`
             const relabelled = yield* Effect.either(configs.open(victim))
             expect(relabelled._tag === "Left" && relabelled.left._tag).toBe("StorageError")
+          })
+      )
+
+      it.effect(
+        "a row whose JSON does not decode by its column's schema is a StorageError naming the column, never a wrong value",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            const accounts = yield* AccountRepository
+            const charges = yield* ChargeRepository
+            yield* accounts.createAccount({ id: "acct_json", name: "json", created: 1 })
+            const tenant = { accountId: "acct_json", livemode: false }
+            const charge = {
+              id: "ch_json",
+              ...tenant,
+              created: 1,
+              amount: 1000,
+              convenienceFee: 32,
+              totalAmount: 1032,
+              currency: "usd",
+              status: "succeeded" as const,
+              customer: null,
+              description: null,
+              metadata: { order: "42" },
+              region: null,
+              cardType: null,
+              feeBreakdown: { percentage: 29, flatFee: 3, adjustment: 0 },
+              compliance: { compliant: true, rulesetVersion: "2025.1", rules: ["US-NY"] },
+              failureCode: null,
+              failureMessage: null,
+              details: { source: "tok_visa" }
+            }
+            yield* charges.insert(charge)
+            // What was written reads back whole, extra fields of the JSON columns included.
+            expect(yield* charges.get(tenant, "ch_json")).toMatchObject({
+              metadata: charge.metadata,
+              feeBreakdown: charge.feeBreakdown,
+              compliance: charge.compliance,
+              details: charge.details
+            })
+            const failure = (column: string) =>
+              Effect.map(Effect.flip(charges.get(tenant, "ch_json")), (e) => {
+                expect(e._tag).toBe("StorageError")
+                expect(e.message).toContain(`charges row ch_json does not decode: column ${column}`)
+              })
+            yield* sql`UPDATE charges SET metadata = '{"order": 42}' WHERE id = 'ch_json'`
+            yield* failure("metadata")
+            yield* sql`UPDATE charges SET metadata = '{}', fee_breakdown = '{"percentage": "29"}'
+              WHERE id = 'ch_json'`
+            yield* failure("fee_breakdown")
+            yield* sql`UPDATE charges SET fee_breakdown = '{"percentage": 29, "flatFee": 3}',
+              compliance = '[true]' WHERE id = 'ch_json'`
+            yield* failure("compliance")
+            yield* sql`UPDATE charges SET compliance = NULL, details = '"tok_visa"' WHERE id = 'ch_json'`
+            yield* failure("details")
+            // Lists decode every row the same way.
+            const listed = yield* Effect.flip(charges.list(tenant, {}))
+            expect(listed.message).toContain("column details")
           })
       )
 

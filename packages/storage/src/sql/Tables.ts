@@ -7,10 +7,12 @@
 
 import { Schema } from "effect"
 import type { Account, ApiKey } from "../AccountRepository.js"
+import type { Dispute, StoredCharge, StoredRefund } from "../ChargeRepository.js"
 import type { Event } from "../EventRepository.js"
 import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
 import type { StoredProcessorConfig } from "../ProcessorConfigRepository.js"
+import type { ReceivedNotification } from "../ProcessorNotificationRepository.js"
 import type { StoredWebhookEndpoint } from "../WebhookEndpointRepository.js"
 import * as T from "./Table.js"
 
@@ -112,4 +114,101 @@ export const webhookEndpoints = T.make<StoredWebhookEndpoint>()("webhook_endpoin
   secretCiphertext: T.text(),
   previousSecretCiphertext: T.nullableText(),
   previousSecretExpiresAtMs: T.nullableBigint()
+})
+
+/** A charge's or refund's metadata: string values only (the API's rule). */
+export const Metadata = Schema.Record({ key: Schema.String, value: Schema.String })
+
+/** The applied fee in minor units (`{percentage, flatFee, …}`); further fields are kept. */
+export const FeeBreakdown = Schema.Struct(
+  { percentage: Schema.Int, flatFee: Schema.Int },
+  Schema.Record({ key: Schema.String, value: JsonSchema })
+)
+
+/** The compliance verdict (`{compliant, rulesetVersion, …}`); further fields are kept. */
+export const Compliance = Schema.Struct(
+  { compliant: Schema.Boolean, rulesetVersion: Schema.String },
+  Schema.Record({ key: Schema.String, value: JsonSchema })
+)
+
+export const charges = T.make<StoredCharge>()("charges", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  created: T.bigint(),
+  amount: T.bigint(),
+  convenienceFee: T.bigint(),
+  totalAmount: T.bigint(),
+  currency: T.text(),
+  status: T.literal("pending", "succeeded", "failed")(),
+  customer: T.nullableText(),
+  description: T.nullableText(),
+  metadata: T.json(Metadata),
+  region: T.nullableText(),
+  cardType: T.nullableText(),
+  feeBreakdown: T.json(FeeBreakdown),
+  compliance: T.nullableJson(Compliance),
+  failureCode: T.nullableText(),
+  failureMessage: T.nullableText(),
+  amountRefunded: T.bigint(),
+  feeRefunded: T.bigint(),
+  refunded: T.boolean(),
+  disputed: T.boolean(),
+  details: T.json(JsonObjectSchema),
+  processor: T.nullableText(),
+  processorKey: T.nullableText(),
+  idempotencyKey: T.nullableText(),
+  requestFingerprint: T.nullableText(),
+  processorReference: T.nullableText(),
+  recoverAfterMs: T.nullableBigint("recover_after")
+})
+
+export const refunds = T.make<StoredRefund>()("refunds", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  chargeId: T.text(),
+  amount: T.bigint(),
+  feeAmount: T.bigint(),
+  reason: T.nullableText(),
+  status: T.text(),
+  created: T.bigint(),
+  metadata: T.json(Metadata),
+  failureCode: T.nullableText(),
+  failureMessage: T.nullableText(),
+  processor: T.nullableText(),
+  processorKey: T.nullableText(),
+  idempotencyKey: T.nullableText(),
+  requestFingerprint: T.nullableText(),
+  processorReference: T.nullableText(),
+  recoverAfterMs: T.nullableBigint("recover_after")
+})
+
+/** A dispute as its row holds it: a processor's reference and time when a processor opened it. */
+export interface StoredDispute extends Dispute {
+  readonly processorReference: string | null
+  /** The processor's time (Unix seconds) of the status the dispute has. */
+  readonly processorUpdatedAt: number | null
+}
+
+export const disputes = T.make<StoredDispute>()("disputes", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  chargeId: T.text(),
+  amount: T.bigint(),
+  status: T.literal("needs_response", "under_review", "won", "lost")(),
+  reason: T.text(),
+  created: T.bigint(),
+  updated: T.bigint(),
+  processorReference: T.nullableText(),
+  processorUpdatedAt: T.nullableBigint()
+})
+
+export const processorNotifications = T.make<ReceivedNotification>()("processor_notifications", {
+  accountId: T.text(),
+  livemode: T.boolean(),
+  processor: T.text(),
+  notificationId: T.text(),
+  receivedMs: T.bigint("received")
 })
