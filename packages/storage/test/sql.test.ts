@@ -134,6 +134,67 @@ for (const store of sqlStores) {
       )
 
       it.effect(
+        "distributable by account: every primary key and unique index leads with account_id",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            // Tables allowed to be keyed otherwise, each with why it needs no account:
+            const exceptions = new Map([
+              // The migrator's own bookkeeping: one row per schema change, no tenant data,
+              // the same on every node (a reference table in a distributed PostgreSQL).
+              ["levy_migrations", "levy_migrations_pkey"]
+            ])
+            const keys = yield* sql<{
+              table: string
+              index: string
+              primary: boolean
+              first: string | null
+            }>`SELECT t.relname AS table, i.relname AS index, x.indisprimary AS primary,
+                (SELECT a.attname FROM pg_attribute a
+                  WHERE a.attrelid = t.oid AND a.attnum = x.indkey[0]) AS first
+              FROM pg_index x
+              JOIN pg_class i ON i.oid = x.indexrelid
+              JOIN pg_class t ON t.oid = x.indrelid
+              JOIN pg_namespace n ON n.oid = t.relnamespace
+              WHERE n.nspname = current_schema() AND (x.indisprimary OR x.indisunique)
+              ORDER BY t.relname, i.relname`
+            const tables = new Set(keys.map((k) => k.table))
+            // Every table has a primary key, and the check saw every table Levy has.
+            for (const table of tables) {
+              expect(
+                keys.some((k) => k.table === table && k.primary),
+                table
+              ).toBe(true)
+            }
+            expect([...tables]).toEqual(
+              expect.arrayContaining([
+                "accounts",
+                "api_keys",
+                "charges",
+                "disputes",
+                "events",
+                "fee_config_changes",
+                "fee_configs",
+                "idempotency_records",
+                "processor_configs",
+                "processor_notifications",
+                "refunds",
+                "webhook_deliveries",
+                "webhook_delivery_attempts",
+                "webhook_endpoints"
+              ])
+            )
+            expect(keys.map((k) => k.index)).toEqual(
+              expect.arrayContaining(["charges_idempotency_key", "fee_config_changes_one_pending"])
+            )
+            const offenders = keys
+              .filter((k) => k.first !== "account_id")
+              .map((k) => [k.table, k.index])
+            expect(offenders).toEqual([...exceptions.entries()])
+          })
+      )
+
+      it.effect(
         "a row whose JSON does not decode by its column's schema is a StorageError naming the column, never a wrong value",
         () =>
           Effect.gen(function* () {
