@@ -25,6 +25,7 @@ import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
 import * as MemoryProcessorNotifications from "./memory/ProcessorNotificationRepository.js"
+import * as MemoryWebhookDeliveries from "./memory/WebhookDeliveryRepository.js"
 import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
 import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
@@ -38,9 +39,10 @@ import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
 import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
 import * as SqlProcessorNotifications from "./sql/ProcessorNotificationRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
+import * as SqlWebhookDeliveries from "./sql/WebhookDeliveryRepository.js"
 import * as SqlWebhookEndpoints from "./sql/WebhookEndpointRepository.js"
 import { Transactions } from "./Transactions.js"
-import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import type { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
 import type { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 
 /** Everything a store provides. */
@@ -66,7 +68,7 @@ export const layerSqlRepositories: Layer.Layer<
   SqlFeeConfigs.layer,
   SqlCharges.layer,
   SqlWebhookEndpoints.layer,
-  WebhookDeliveryRepository.layerSql,
+  SqlWebhookDeliveries.layer,
   SqlProcessorConfigs.layer,
   SqlProcessorNotifications.layer,
   Transactions.layerSql
@@ -78,7 +80,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   MemoryFeeConfigs.layer,
   MemoryCharges.layer,
   MemoryWebhookEndpoints.layer,
-  WebhookDeliveryRepository.layerMemory,
+  MemoryWebhookDeliveries.layer,
   MemoryProcessorConfigs.layer,
   MemoryProcessorNotifications.layer,
   Transactions.layerMemory

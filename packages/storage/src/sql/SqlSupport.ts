@@ -143,68 +143,6 @@ export const list = <A>(
     return { data: yield* spec.table.decodeAll(kept), hasMore }
   }).pipe(orStorageError)
 
-/** What a keyset list needs to know about its table. */
-export interface RawListSpec<Row, A> {
-  readonly table: string
-  readonly entity: string
-  readonly tenant: Tenant
-  readonly request: Page.PageRequest
-  /** Extra conditions (customer, type, charge, ...), ANDed with the tenant and range. */
-  readonly filters?: ReadonlyArray<Fragment>
-  readonly decode: (row: Row) => A
-}
-
-/**
- * One page as a keyset range scan over `(account_id, livemode, created DESC, id DESC)`,
- * in ONE query however deep the cursor: the cursor's `created` comes from a scalar
- * subquery (an init plan, so the row comparison stays an index condition), `limit + 1`
- * rows are read so `hasMore` is exact, and new rows never shift a page. Only an empty
- * page costs a second query, to tell "nothing more" from "no such cursor" (another
- * account's id is no such cursor).
- */
-/** The old list (`SELECT *`), until every repository reads through its table. */
-export const listRaw = <Row extends object, A>(
-  sql: SqlClient.SqlClient,
-  spec: RawListSpec<Row, A>
-): Effect.Effect<Page.Page<A>, StorageError | RecordNotFound> =>
-  Effect.gen(function* () {
-    const { tenant, request } = spec
-    const limit = Page.limitOf(request)
-    const table = sql(spec.table)
-    const cursorId = request.endingBefore ?? request.startingAfter
-    const mine = [sql`account_id = ${tenant.accountId}`, sql`livemode = ${tenant.livemode}`]
-    const conditions: Array<Fragment> = [...mine, ...(spec.filters ?? [])]
-    const range = request.created
-    if (range?.gt !== undefined) conditions.push(sql`created > ${range.gt}`)
-    if (range?.gte !== undefined) conditions.push(sql`created >= ${range.gte}`)
-    if (range?.lt !== undefined) conditions.push(sql`created < ${range.lt}`)
-    if (range?.lte !== undefined) conditions.push(sql`created <= ${range.lte}`)
-    const backwards = request.endingBefore !== undefined
-    if (cursorId !== undefined) {
-      const cursorCreated = sql`(SELECT created FROM ${table} WHERE ${sql.and([...mine, sql`id = ${cursorId}`])})`
-      conditions.push(
-        backwards
-          ? sql`(created, id) > (${cursorCreated}, ${cursorId})`
-          : sql`(created, id) < (${cursorCreated}, ${cursorId})`
-      )
-    }
-    const order = backwards
-      ? sql`ORDER BY created ASC, id ASC`
-      : sql`ORDER BY created DESC, id DESC`
-    const rows = yield* sql<Row>`
-      SELECT * FROM ${table} WHERE ${sql.and(conditions)} ${order} LIMIT ${limit + 1}`
-    if (rows.length === 0 && cursorId !== undefined) {
-      const found =
-        yield* sql`SELECT 1 FROM ${table} WHERE ${sql.and([...mine, sql`id = ${cursorId}`])}`
-      if (found.length === 0)
-        return yield* Effect.fail(new RecordNotFound({ entity: spec.entity, id: cursorId }))
-    }
-    const hasMore = rows.length > limit
-    const kept = rows.slice(0, limit)
-    if (backwards) kept.reverse()
-    return { data: kept.map(spec.decode), hasMore }
-  }).pipe(orStorageError)
-
 /**
  * A JSON value as a query parameter for a json/jsonb column. (pg would turn a JS array
  * into a PostgreSQL array literal, so every value is serialized here.)

@@ -91,8 +91,15 @@ export interface Table<A> {
   readonly row: (record: A) => Record<string, unknown>
   /** `(a, b, c) VALUES (…)` of one or several records. */
   readonly insert: (sql: SqlClient.SqlClient, records: A | ReadonlyArray<A>) => RecordInsertHelper
-  /** `$1::text, $2::bigint, …`: the record as typed values, for `INSERT … SELECT`. */
-  readonly typedValues: (sql: SqlClient.SqlClient, record: A) => Fragment
+  /**
+   * `$1::text, $2::bigint, …`: the record as typed values, for `INSERT … SELECT`; a field in
+   * `computed` is that SQL expression instead (`{ attempt: sql\`attempts + 1\` }`).
+   */
+  readonly typedValues: (
+    sql: SqlClient.SqlClient,
+    record: A,
+    computed?: { readonly [K in keyof A]?: Fragment }
+  ) => Fragment
 }
 
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
@@ -160,12 +167,17 @@ export const make =
         Array.isArray(records)
           ? sql.insert((records as ReadonlyArray<A>).map(row))
           : sql.insert(row(records as A)),
-      typedValues: (sql, record) => {
+      typedValues: (sql, record, computed = {}) => {
         const values = row(record)
+        const given = computed as Record<string, Fragment | undefined>
         return sql.join(
           ", ",
           false
-        )(columns.map((c) => sql`${values[c.column]}::${sql.literal(c.spec.type)}`))
+        )(
+          columns.map(
+            (c) => given[c.field] ?? sql`${values[c.column]}::${sql.literal(c.spec.type)}`
+          )
+        )
       }
     }
   }

@@ -13,6 +13,7 @@ import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
 import type { StoredProcessorConfig } from "../ProcessorConfigRepository.js"
 import type { ReceivedNotification } from "../ProcessorNotificationRepository.js"
+import type { WebhookAttempt, WebhookDelivery } from "../WebhookDeliveryRepository.js"
 import type { StoredWebhookEndpoint } from "../WebhookEndpointRepository.js"
 import * as T from "./Table.js"
 
@@ -211,4 +212,30 @@ export const processorNotifications = T.make<ReceivedNotification>()("processor_
   processor: T.text(),
   notificationId: T.text(),
   receivedMs: T.bigint("received")
+})
+
+export const webhookDeliveries = T.make<WebhookDelivery>()("webhook_deliveries", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  endpointId: T.text(),
+  eventId: T.text(),
+  status: T.literal("pending", "succeeded", "failed")(),
+  attempts: T.integer(),
+  nextAttemptAtMs: T.bigint(),
+  leaseOwner: T.nullableText(),
+  leaseExpiresAtMs: T.nullableBigint(),
+  created: T.bigint()
+})
+
+export const webhookDeliveryAttempts = T.make<WebhookAttempt>()("webhook_delivery_attempts", {
+  id: T.text(),
+  accountId: T.text(),
+  livemode: T.boolean(),
+  deliveryId: T.text(),
+  attempt: T.integer(),
+  statusCode: T.nullableInteger(),
+  error: T.nullableText(),
+  durationMs: T.integer(),
+  created: T.bigint()
 })
