@@ -14,8 +14,8 @@ import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer } from "effect"
 import * as DataDirLock from "./DataDirLock.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { StorageError } from "./StorageError.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
 
 /** The port number in the socket's file name (no TCP port is opened). */
 const SOCKET_PORT = 5432

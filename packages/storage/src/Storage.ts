@@ -9,23 +9,41 @@ import { join } from "node:path"
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Config, type ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { AccountRepository } from "./AccountRepository.js"
-import { ChargeRepository } from "./ChargeRepository.js"
+import type { AccountRepository } from "./AccountRepository.js"
+import type { ChargeRepository } from "./ChargeRepository.js"
 import * as Embedded from "./Embedded.js"
-import { EventRepository } from "./EventRepository.js"
-import { FeeConfigRepository } from "./FeeConfigRepository.js"
-import { IdempotencyRepository } from "./IdempotencyRepository.js"
+import type { EventRepository } from "./EventRepository.js"
+import type { FeeConfigRepository } from "./FeeConfigRepository.js"
+import type { IdempotencyRepository } from "./IdempotencyRepository.js"
 import type { Ids } from "./Ids.js"
-import { MemoryStore } from "./MemoryStore.js"
 import * as Migrations from "./Migrations.js"
-import { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
-import { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
+import * as MemoryAccounts from "./memory/AccountRepository.js"
+import * as MemoryCharges from "./memory/ChargeRepository.js"
+import * as MemoryEvents from "./memory/EventRepository.js"
+import * as MemoryFeeConfigs from "./memory/FeeConfigRepository.js"
+import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
+import { MemoryStore } from "./memory/MemoryStore.js"
+import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
+import * as MemoryProcessorNotifications from "./memory/ProcessorNotificationRepository.js"
+import * as MemoryWebhookDeliveries from "./memory/WebhookDeliveryRepository.js"
+import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
+import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
+import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
-import * as SqlSupport from "./SqlSupport.js"
 import { StorageError } from "./StorageError.js"
+import * as SqlAccounts from "./sql/AccountRepository.js"
+import * as SqlCharges from "./sql/ChargeRepository.js"
+import * as SqlEvents from "./sql/EventRepository.js"
+import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
+import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
+import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
+import * as SqlProcessorNotifications from "./sql/ProcessorNotificationRepository.js"
+import * as SqlSupport from "./sql/SqlSupport.js"
+import * as SqlWebhookDeliveries from "./sql/WebhookDeliveryRepository.js"
+import * as SqlWebhookEndpoints from "./sql/WebhookEndpointRepository.js"
 import { Transactions } from "./Transactions.js"
-import { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
-import { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
+import type { WebhookDeliveryRepository } from "./WebhookDeliveryRepository.js"
+import type { WebhookEndpointRepository } from "./WebhookEndpointRepository.js"
 
 /** Everything a store provides. */
 export type Repositories =
@@ -46,28 +64,28 @@ export const layerSqlRepositories: Layer.Layer<
   StorageError,
   PgClient.PgClient | SqlClient.SqlClient | Ids | SecretBox
 > = Layer.mergeAll(
-  AccountRepository.layerSql,
-  FeeConfigRepository.layerSql,
-  ChargeRepository.layerSql,
-  WebhookEndpointRepository.layerSql,
-  WebhookDeliveryRepository.layerSql,
-  ProcessorConfigRepository.layerSql,
-  ProcessorNotificationRepository.layerSql,
+  SqlAccounts.layer,
+  SqlFeeConfigs.layer,
+  SqlCharges.layer,
+  SqlWebhookEndpoints.layer,
+  SqlWebhookDeliveries.layer,
+  SqlProcessorConfigs.layer,
+  SqlProcessorNotifications.layer,
   Transactions.layerSql
-).pipe(Layer.provideMerge(Layer.merge(IdempotencyRepository.layerSql, EventRepository.layerSql)))
+).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
 
 /** The in-memory store; secrets are sealed with a random per-process key. */
 export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll(
-  AccountRepository.layerMemory,
-  FeeConfigRepository.layerMemory,
-  ChargeRepository.layerMemory,
-  WebhookEndpointRepository.layerMemory,
-  WebhookDeliveryRepository.layerMemory,
-  ProcessorConfigRepository.layerMemory,
-  ProcessorNotificationRepository.layerMemory,
+  MemoryAccounts.layer,
+  MemoryFeeConfigs.layer,
+  MemoryCharges.layer,
+  MemoryWebhookEndpoints.layer,
+  MemoryWebhookDeliveries.layer,
+  MemoryProcessorConfigs.layer,
+  MemoryProcessorNotifications.layer,
   Transactions.layerMemory
 ).pipe(
-  Layer.provideMerge(Layer.merge(IdempotencyRepository.layerMemory, EventRepository.layerMemory)),
+  Layer.provideMerge(Layer.merge(MemoryIdempotency.layer, MemoryEvents.layer)),
   Layer.provide(Layer.merge(MemoryStore.layer, SecretBox.layerRandom))
 )
 

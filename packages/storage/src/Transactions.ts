@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
-import { MemoryStore } from "./MemoryStore.js"
+import { MemoryStore } from "./memory/MemoryStore.js"
 import { StorageError } from "./StorageError.js"
 
 /** Runs effects as one transaction. */

@@ -58,8 +58,8 @@ export {
 } from "./IdempotencyRepository.js"
 export { Ids } from "./Ids.js"
 export type { Json, JsonObject } from "./Json.js"
-export { MemoryStore } from "./MemoryStore.js"
 export * as Migrations from "./Migrations.js"
+export { MemoryStore } from "./memory/MemoryStore.js"
 export * as Page from "./Page.js"
 export {
   type OpenedProcessorConfig,
@@ -75,9 +75,9 @@ export {
   type ReceivedNotification
 } from "./ProcessorNotificationRepository.js"
 export { SecretBox } from "./SecretBox.js"
-export * as SqlSupport from "./SqlSupport.js"
 export * as Storage from "./Storage.js"
 export * from "./StorageError.js"
+export * as SqlSupport from "./sql/SqlSupport.js"
 export * as Tenant from "./Tenant.js"
 export * as Testing from "./Testing.js"
 export { Transactions } from "./Transactions.js"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
-import * as MemoryStore from "../src/MemoryStore.js"
+import * as MemoryStore from "../src/memory/MemoryStore.js"
 
 const valueOf = (store: MemoryStore.MemoryStoreService) =>
   store.read(() => Option.fromNullable(store.table<number>("t").get("k")))

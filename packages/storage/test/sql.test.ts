@@ -9,6 +9,7 @@ import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AccountRepository } from "../src/AccountRepository.js"
+import { ChargeRepository } from "../src/ChargeRepository.js"
 import { Ids } from "../src/Ids.js"
 import * as Migrations from "../src/Migrations.js"
 import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
@@ -129,6 +130,125 @@ for (const store of sqlStores) {
               WHERE account_id = 'acct_pc1' AND livemode = false`
             const relabelled = yield* Effect.either(configs.open(victim))
             expect(relabelled._tag === "Left" && relabelled.left._tag).toBe("StorageError")
+          })
+      )
+
+      it.effect(
+        "distributable by account: every primary key and unique index leads with account_id",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            // Tables allowed to be keyed otherwise, each with why it needs no account:
+            const exceptions = new Map([
+              // The migrator's own bookkeeping: one row per schema change, no tenant data,
+              // the same on every node (a reference table in a distributed PostgreSQL).
+              ["levy_migrations", "levy_migrations_pkey"]
+            ])
+            const keys = yield* sql<{
+              table: string
+              index: string
+              primary: boolean
+              first: string | null
+            }>`SELECT t.relname AS table, i.relname AS index, x.indisprimary AS primary,
+                (SELECT a.attname FROM pg_attribute a
+                  WHERE a.attrelid = t.oid AND a.attnum = x.indkey[0]) AS first
+              FROM pg_index x
+              JOIN pg_class i ON i.oid = x.indexrelid
+              JOIN pg_class t ON t.oid = x.indrelid
+              JOIN pg_namespace n ON n.oid = t.relnamespace
+              WHERE n.nspname = current_schema() AND (x.indisprimary OR x.indisunique)
+              ORDER BY t.relname, i.relname`
+            const tables = new Set(keys.map((k) => k.table))
+            // Every table has a primary key, and the check saw every table Levy has.
+            for (const table of tables) {
+              expect(
+                keys.some((k) => k.table === table && k.primary),
+                table
+              ).toBe(true)
+            }
+            expect([...tables]).toEqual(
+              expect.arrayContaining([
+                "accounts",
+                "api_keys",
+                "charges",
+                "disputes",
+                "events",
+                "fee_config_changes",
+                "fee_configs",
+                "idempotency_records",
+                "processor_configs",
+                "processor_notifications",
+                "refunds",
+                "webhook_deliveries",
+                "webhook_delivery_attempts",
+                "webhook_endpoints"
+              ])
+            )
+            expect(keys.map((k) => k.index)).toEqual(
+              expect.arrayContaining(["charges_idempotency_key", "fee_config_changes_one_pending"])
+            )
+            const offenders = keys
+              .filter((k) => k.first !== "account_id")
+              .map((k) => [k.table, k.index])
+            expect(offenders).toEqual([...exceptions.entries()])
+          })
+      )
+
+      it.effect(
+        "a row whose JSON does not decode by its column's schema is a StorageError naming the column, never a wrong value",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            const accounts = yield* AccountRepository
+            const charges = yield* ChargeRepository
+            yield* accounts.createAccount({ id: "acct_json", name: "json", created: 1 })
+            const tenant = { accountId: "acct_json", livemode: false }
+            const charge = {
+              id: "ch_json",
+              ...tenant,
+              created: 1,
+              amount: 1000,
+              convenienceFee: 32,
+              totalAmount: 1032,
+              currency: "usd",
+              status: "succeeded" as const,
+              customer: null,
+              description: null,
+              metadata: { order: "42" },
+              region: null,
+              cardType: null,
+              feeBreakdown: { percentage: 29, flatFee: 3, adjustment: 0 },
+              compliance: { compliant: true, rulesetVersion: "2025.1", rules: ["US-NY"] },
+              failureCode: null,
+              failureMessage: null,
+              details: { source: "tok_visa" }
+            }
+            yield* charges.insert(charge)
+            // What was written reads back whole, extra fields of the JSON columns included.
+            expect(yield* charges.get(tenant, "ch_json")).toMatchObject({
+              metadata: charge.metadata,
+              feeBreakdown: charge.feeBreakdown,
+              compliance: charge.compliance,
+              details: charge.details
+            })
+            const failure = (column: string) =>
+              Effect.map(Effect.flip(charges.get(tenant, "ch_json")), (e) => {
+                expect(e._tag).toBe("StorageError")
+                expect(e.message).toContain(`charges row ch_json does not decode: column ${column}`)
+              })
+            yield* sql`UPDATE charges SET metadata = '{"order": 42}' WHERE id = 'ch_json'`
+            yield* failure("metadata")
+            yield* sql`UPDATE charges SET metadata = '{}', fee_breakdown = '{"percentage": "29"}'
+              WHERE id = 'ch_json'`
+            yield* failure("fee_breakdown")
+            yield* sql`UPDATE charges SET fee_breakdown = '{"percentage": 29, "flatFee": 3}',
+              compliance = '[true]' WHERE id = 'ch_json'`
+            yield* failure("compliance")
+            yield* sql`UPDATE charges SET compliance = NULL, details = '"tok_visa"' WHERE id = 'ch_json'`
+            yield* failure("details")
+            // Lists decode every row the same way.
+            const listed = yield* Effect.flip(charges.list(tenant, {}))
+            expect(listed.message).toContain("column details")
           })
       )
 

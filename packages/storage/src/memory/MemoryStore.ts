@@ -8,9 +8,9 @@
  * own writes.
  */
 import { Context, Effect, Exit, FiberRef, Layer, Option } from "effect"
-import * as Page from "./Page.js"
-import { RecordNotFound } from "./StorageError.js"
-import type { Tenant } from "./Tenant.js"
+import * as Page from "../Page.js"
+import { RecordNotFound } from "../StorageError.js"
+import type { Tenant } from "../Tenant.js"
 
 type Undo = () => void
 

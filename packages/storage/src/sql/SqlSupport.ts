@@ -6,10 +6,11 @@ import type { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
 import type { PgClient } from "@effect/sql-pg"
-import { Effect } from "effect"
-import * as Page from "./Page.js"
-import { DuplicateRecord, RecordNotFound, StorageError } from "./StorageError.js"
-import type { Tenant } from "./Tenant.js"
+import { Effect, type Option } from "effect"
+import * as Page from "../Page.js"
+import { DuplicateRecord, RecordNotFound, StorageError } from "../StorageError.js"
+import type { Tenant } from "../Tenant.js"
+import type { Table } from "./Table.js"
 
 type Parser = (value: string) => unknown
 
@@ -82,15 +83,14 @@ export const orDuplicate =
         Effect.fail(isUniqueViolation(e) ? new DuplicateRecord({ entity, id }) : storageError(e))
     ) as Effect.Effect<A, Exclude<E, SqlError> | StorageError | DuplicateRecord, R>
 
-/** What a keyset list needs to know about its table. */
-export interface ListSpec<Row, A> {
-  readonly table: string
+/** What a keyset list needs to know: its table, the tenant, the page and its filters. */
+export interface ListSpec<A> {
+  readonly table: Table<A>
   readonly entity: string
   readonly tenant: Tenant
   readonly request: Page.PageRequest
   /** Extra conditions (customer, type, charge, ...), ANDed with the tenant and range. */
   readonly filters?: ReadonlyArray<Fragment>
-  readonly decode: (row: Row) => A
 }
 
 /**
@@ -101,14 +101,14 @@ export interface ListSpec<Row, A> {
  * page costs a second query, to tell "nothing more" from "no such cursor" (another
  * account's id is no such cursor).
  */
-export const list = <Row extends object, A>(
+export const list = <A>(
   sql: SqlClient.SqlClient,
-  spec: ListSpec<Row, A>
+  spec: ListSpec<A>
 ): Effect.Effect<Page.Page<A>, StorageError | RecordNotFound> =>
   Effect.gen(function* () {
     const { tenant, request } = spec
     const limit = Page.limitOf(request)
-    const table = sql(spec.table)
+    const table = sql(spec.table.name)
     const cursorId = request.endingBefore ?? request.startingAfter
     const mine = [sql`account_id = ${tenant.accountId}`, sql`livemode = ${tenant.livemode}`]
     const conditions: Array<Fragment> = [...mine, ...(spec.filters ?? [])]
@@ -129,8 +129,8 @@ export const list = <Row extends object, A>(
     const order = backwards
       ? sql`ORDER BY created ASC, id ASC`
       : sql`ORDER BY created DESC, id DESC`
-    const rows = yield* sql<Row>`
-      SELECT * FROM ${table} WHERE ${sql.and(conditions)} ${order} LIMIT ${limit + 1}`
+    const rows = yield* sql`SELECT ${spec.table.select(sql)} FROM ${table}
+      WHERE ${sql.and(conditions)} ${order} LIMIT ${limit + 1}`
     if (rows.length === 0 && cursorId !== undefined) {
       const found =
         yield* sql`SELECT 1 FROM ${table} WHERE ${sql.and([...mine, sql`id = ${cursorId}`])}`
@@ -140,7 +140,7 @@ export const list = <Row extends object, A>(
     const hasMore = rows.length > limit
     const kept = rows.slice(0, limit)
     if (backwards) kept.reverse()
-    return { data: kept.map(spec.decode), hasMore }
+    return { data: yield* spec.table.decodeAll(kept), hasMore }
   }).pipe(orStorageError)
 
 /**
@@ -148,3 +148,23 @@ export const list = <Row extends object, A>(
  * into a PostgreSQL array literal, so every value is serialized here.)
  */
 export const json = (value: unknown): string => JSON.stringify(value)
+
+/** The first row decoded by `table`, or `RecordNotFound(entity, id)` when there is none. */
+export const one =
+  <A>(table: Table<A>, entity: string, id: string) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<A, RecordNotFound | StorageError> =>
+    rows[0] === undefined ? Effect.fail(new RecordNotFound({ entity, id })) : table.decode(rows[0])
+
+/** The first row decoded by `table`, if there is one. */
+export const maybeOne =
+  <A>(table: Table<A>) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>, StorageError> =>
+    rows[0] === undefined ? Effect.succeedNone : Effect.asSome(table.decode(rows[0]))
+
+/** The row a write returned (`INSERT … RETURNING`), decoded by `table`. */
+export const returned =
+  <A>(table: Table<A>) =>
+  (rows: ReadonlyArray<unknown>): Effect.Effect<A, StorageError> =>
+    rows[0] === undefined
+      ? Effect.fail(new StorageError({ message: `a write to ${table.name} returned no row` }))
+      : table.decode(rows[0])
