@@ -75,7 +75,8 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
     )
     try {
       const levy = await runtime.runPromise(LevyService.LevyService)
-      const run = <A, E>(effect: Effect.Effect<A, E>) => runtime.runPromiseExit(effect)
+      const run = <A, E>(effect: Effect.Effect<A, E>) =>
+        runtime.runPromiseExit(effect) as Promise<Exit.Exit<A, E>>
       const ok = <A, E>(effect: Effect.Effect<A, E>) => runtime.runPromise(effect)
 
       const account = await ok(levy.accounts.create("Shop"))
@@ -143,12 +144,13 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
       expect(config).toMatchObject({ percentage: 2.9, flatFee: 0.3, livemode: false })
 
       outage.on = true
-      for (const down of [
+      const outages: ReadonlyArray<Exit.Exit<unknown, { readonly _tag: string }>> = [
         await run(levy.charges.create(tenant, order)),
         await run(levy.charges.create(tenant, order, { idempotencyKey: "order-3" })),
         await run(levy.estimates.create(tenant, quote)),
         await run(levy.charges.retrieve(tenant, first.id))
-      ]) {
+      ]
+      for (const down of outages) {
         expect(failureOf(down)._tag).toBe("StorageError")
       }
       outage.on = false

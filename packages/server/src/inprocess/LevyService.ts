@@ -44,6 +44,7 @@ import { isStored } from "../ApiErrors.js"
 import * as ApiServices from "../ApiServices.js"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
+import * as Store from "../cli/Store.js"
 import { createEstimate } from "../estimates/createEstimate.js"
 import * as Config from "../feeConfigs/Config.js"
 import { MAX_KEY_LENGTH } from "../http/IdempotencyEdge.js"
@@ -79,6 +80,9 @@ export type KeyedError =
   | IdempotencyKeyReused
   | Keyed.DeadlineExceeded
   | StorageError
+
+/** Every failure a call of the service may end with. */
+export type LevyError = CreateChargeError | CreateRefundError | KeyedError | FeeError
 
 /** The service. */
 export interface Levy {
@@ -294,3 +298,10 @@ export const layerWith = (
 
 /** `layerWith` the defaults. */
 export const layer = layerWith()
+
+/**
+ * A store to run the service on, as `levy serve --store … --data-dir …` takes it: `memory`,
+ * `embedded` (PGlite in `dataDir`) or `postgres` (with `databaseUrl`); SQL stores migrate
+ * when the layer is built. Any layer of `Storage.Repositories` and `Ids` does as well.
+ */
+export const store = (options: Store.Options) => Store.layer(options)
