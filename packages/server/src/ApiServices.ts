@@ -1,7 +1,8 @@
 /**
  * What the `/v1` API runs on besides HTTP and the store, the same for `levy serve` and for
  * the API mounted into another app (Mount.ts): keys resolved from the store, the rate limiter
- * and the edge's limits chosen by the caller, the ruleset, the payment processors, webhook
+ * and the edge's limits chosen by the caller, and what the workflows run on (`provideWorkflows`,
+ * which `LevyService` in-process takes too): the ruleset, the payment processors, webhook
  * delivery in the background, the idempotency sweep and the recovery of pending charges and refunds.
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
@@ -23,21 +24,30 @@ export interface Settings<E> {
     | typeof DispatcherLayer.layerFromEnv
 }
 
-/** `api` with everything it needs but the store (`Storage.Repositories` and `Ids`). */
-export const provide = <A, E1, R, E2>(api: Layer.Layer<A, E1, R>, settings: Settings<E2>) =>
-  api.pipe(
-    Layer.provide([
-      KeyResolverStorage.layer(),
-      settings.rateLimiter,
-      settings.edge,
-      ComplianceRules.Live
-    ]),
+/**
+ * What the workflows run on besides the store, whichever door serves them (the HTTP API, or
+ * `LevyService` in-process): the ruleset, the payment processors, webhook delivery in the
+ * background, the idempotency sweep and the recovery of pending charges and refunds.
+ */
+export const provideWorkflows = <A, E1, R>(
+  layer: Layer.Layer<A, E1, R>,
+  dispatcher: Settings<never>["dispatcher"]
+) =>
+  layer.pipe(
+    Layer.provide(ComplianceRules.Live),
     // Expired idempotency records deleted hourly.
     Layer.provide(Housekeeping.layer()),
     // Charges and refunds left pending settled in the background (docs/processors.md).
     Layer.provide(Recovery.layerFromEnv),
     // Webhook delivery in the background (stopped on shutdown); every write that records an
     // event wakes it, the handlers' and the sweeper's.
-    Layer.provide(settings.dispatcher),
+    Layer.provide(dispatcher),
     Layer.provide(ConfiguredProcessors.layerWithSimulator)
+  )
+
+/** `api` with everything it needs but the store (`Storage.Repositories` and `Ids`). */
+export const provide = <A, E1, R, E2>(api: Layer.Layer<A, E1, R>, settings: Settings<E2>) =>
+  provideWorkflows(
+    api.pipe(Layer.provide([KeyResolverStorage.layer(), settings.rateLimiter, settings.edge])),
+    settings.dispatcher
   )

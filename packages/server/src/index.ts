@@ -1,4 +1,7 @@
-/** @levy/server: the `/v1` HTTP server (the edge and every group's handlers) and the `levy` CLI. */
+/**
+ * @levy/server: the `/v1` HTTP server (the edge and every group's handlers), the `levy` CLI,
+ * and the same workflows in-process without HTTP (`LevyService`).
+ */
 export * as Accounts from "./Accounts.js"
 export * as ApiServices from "./ApiServices.js"
 export { AuthorizationLive, EdgeKey } from "./AuthorizationLive.js"
@@ -16,6 +19,7 @@ export * as EdgeConfig from "./http/EdgeConfig.js"
 export * as Idempotency from "./http/Idempotency.js"
 export * as RateLimitStore from "./http/RateLimitStore.js"
 export * as Routes from "./http/Routes.js"
+export * as LevyService from "./inprocess/LevyService.js"
 export * as KeyResolver from "./KeyResolver.js"
 export * as KeyResolverStorage from "./KeyResolverStorage.js"
 export * as Keys from "./Keys.js"

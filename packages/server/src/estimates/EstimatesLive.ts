@@ -11,12 +11,18 @@
  * update stores a new object, so a changed configuration is never served from the cache.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { ApiError, CurrentKey, type EstimateRequest, Estimate as EstimateWire } from "@levy/api"
-import { ComplianceRules, Estimate, type FeeSchedule } from "@levy/core"
+import {
+  ApiError,
+  CurrentKey,
+  type EstimateRequest,
+  type Estimate as EstimateWire
+} from "@levy/api"
+import { ComplianceRules, type FeeSchedule } from "@levy/core"
 import { FeeConfigRepository, type JsonObject, type Tenant } from "@levy/storage"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import * as Config from "../feeConfigs/Config.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Quote from "./Quote.js"
 
 type Failure = ApiError.InvalidRequestError | ApiError.ServiceUnavailableError
 
@@ -66,25 +72,12 @@ export const EstimateHandlerLive = Layer.effect(
     ): Effect.Effect<EstimateWire.Estimate, ApiError.InvalidRequestError> => {
       // A stored configuration the engine refuses is our fault, not the caller's.
       if (Either.isLeft(scheduled)) return Effect.die(Config.refused(scheduled.left))
-      const schedule = scheduled.right
-      const { costOfAcceptance, region, ...context } = payload
-      const coa = Config.costOfAcceptancePpm(costOfAcceptance ?? config.costOfAcceptance)
-      if (Either.isLeft(coa)) return Effect.fail(coa.left)
-      const where = Config.regionFor(config, region)
-      if (Either.isLeft(where)) return Effect.fail(where.left)
       const ruleset = Config.rulesetOf(rules, config)
       if (ruleset === undefined) return Effect.die(Config.unknownPin(config))
-      const estimated = Estimate.estimate(schedule, ruleset, {
-        ...context,
-        region: where.right,
-        costOfAcceptance: coa.right,
-        allowUncertain: config.allowUncertain
-      })
-      if (Either.isLeft(estimated)) return Effect.fail(ApiError.fromFeeError(estimated.left))
-      // Under `reject` a charge is refused, not lowered: the estimate says so.
-      const quoted =
-        config.nonCompliant === "reject" ? Estimate.asConfigured(estimated.right) : estimated.right
-      return Effect.succeed(EstimateWire.fromEngine(quoted))
+      const quoted = Quote.quote(config, scheduled.right, ruleset, payload)
+      return Either.isLeft(quoted)
+        ? Effect.fail(ApiError.fromFeeError(quoted.left))
+        : Effect.succeed(quoted.right)
     }
 
     return (key, payload) =>

@@ -1,0 +1,35 @@
+/**
+ * An estimate from an account's configuration, pure (docs/design.md §2, §3): what a charge
+ * with the same inputs collects, its disclosure rendered. The HTTP handler (EstimatesLive.ts)
+ * and the in-process workflow (createEstimate.ts) both answer through it; each turns the
+ * engine's `FeeError` into its own failure.
+ */
+import { type EstimateRequest, Estimate as EstimateWire } from "@levy/api"
+import { Estimate, type FeeError, type FeeSchedule, type Ruleset } from "@levy/core"
+import { Either } from "effect"
+import * as Config from "../feeConfigs/Config.js"
+
+/** The estimate of `payload` under `config` (its schedule and ruleset already resolved). */
+export const quote = (
+  config: Config.StoredConfig,
+  schedule: FeeSchedule.FeeSchedule,
+  ruleset: Ruleset.Ruleset,
+  payload: EstimateRequest.EstimateRequest
+): Either.Either<EstimateWire.Estimate, FeeError> => {
+  const { costOfAcceptance, region, ...context } = payload
+  const coa = Config.costOfAcceptanceOf(costOfAcceptance ?? config.costOfAcceptance)
+  if (Either.isLeft(coa)) return Either.left(coa.left)
+  const where = Config.regionOf(config, region)
+  if (Either.isLeft(where)) return Either.left(where.left)
+  const estimated = Estimate.estimate(schedule, ruleset, {
+    ...context,
+    region: where.right,
+    costOfAcceptance: coa.right,
+    allowUncertain: config.allowUncertain
+  })
+  if (Either.isLeft(estimated)) return Either.left(estimated.left)
+  // Under `reject` a charge is refused, not lowered: the estimate says so.
+  const quoted =
+    config.nonCompliant === "reject" ? Estimate.asConfigured(estimated.right) : estimated.right
+  return Either.right(EstimateWire.fromEngine(quoted))
+}
