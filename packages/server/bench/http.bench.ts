@@ -20,7 +20,8 @@
  * and `pg` running the same statements by hand (BareCharges.ts). `serverRssMb` is Levy's
  * resident set at the end of the charges load. The `*ToBare` figures are ratios in this run.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there;
- * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only.
+ * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only. `platformFloor*` is the
+ * platform alone under the same load (PlatformFloor.ts): what the one edge could reach.
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -41,6 +42,7 @@ import * as KeyResolver from "../src/KeyResolver.js"
 import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import * as Server from "../src/Server.js"
 import * as BareCharges from "./BareCharges.js"
+import * as PlatformFloor from "./PlatformFloor.js"
 
 const MODE = "LEVY_BENCH_HTTP_SERVER"
 const SECRET = "sk_dev_service_bench0001"
@@ -62,6 +64,7 @@ const TARGETS: Readonly<
 > = {
   bare: { path: "/v1/estimates", body: BODY, unique: false },
   full: { path: "/v1/estimates", body: BODY, unique: false },
+  floor: { path: "/v1/estimates", body: BODY, unique: false },
   charges: { path: "/v1/charges", body: CHARGE_BODY, unique: true },
   bareCharges: { path: "/v1/charges", body: CHARGE_BODY, unique: true }
 }
@@ -170,7 +173,9 @@ if (serving !== undefined) {
       ? { port: await serveBare(), close: () => Promise.resolve() }
       : serving === "bareCharges"
         ? await serveBareCharges()
-        : await serveFull(serving === "charges" ? postgresStore : memoryStore)
+        : serving === "floor"
+          ? await PlatformFloor.serve()
+          : await serveFull(serving === "charges" ? postgresStore : memoryStore)
   console.log(`port ${served.port}`)
   process.on("SIGTERM", () => void served.close().finally(() => process.exit(0)))
 } else {
@@ -342,12 +347,14 @@ if (serving !== undefined) {
   const parts = process.env.LEVY_BENCH_HTTP_PARTS ?? "estimates,charges"
   const bare: Array<Load> = []
   const full: Array<Load> = []
+  const floor: Array<Load> = []
   const bareCharges: Array<Load> = []
   const charges: Array<Load> = []
   for (let round = 0; round < ROUNDS; round++) {
     if (parts.includes("estimates")) {
       bare.push(await measure("bare"))
       full.push(await measure("full"))
+      floor.push(await measure("floor"))
     }
     // Charges on PostgreSQL: the whole write path (claim the key, read the fee configuration,
     // write the charge pending, simulate, settle with its event and the stored response),
@@ -382,6 +389,7 @@ if (serving !== undefined) {
   const out: Record<string, number> = {
     ...figures("estimates", full),
     ...figures("bareNode", bare),
+    ...figures("platformFloor", floor),
     ...figures("charges", charges),
     ...figures("bareCharges", bareCharges)
   }
@@ -392,6 +400,7 @@ if (serving !== undefined) {
   }
   ratio("estimatesToBare", "estimatesPerSec", "bareNodePerSec")
   ratio("estimatesCpuToBare", "estimatesCpuUsPerRequest", "bareNodeCpuUsPerRequest")
+  ratio("platformFloorToBare", "platformFloorPerSec", "bareNodePerSec")
   ratio("chargesToBare", "chargesPerSec", "bareChargesPerSec")
   ratio("chargesCpuToBare", "chargesCpuUsPerRequest", "bareChargesCpuUsPerRequest")
   ratio("chargesPostgresToBare", "chargesPostgresUsPerRequest", "bareChargesPostgresUsPerRequest")

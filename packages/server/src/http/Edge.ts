@@ -42,7 +42,7 @@ import * as JsonDepth from "./JsonDepth.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
-import { allowedMethods, type Route, routesOf } from "./Routes.js"
+import { allowedMethods, pathnameOf, type Route, routesOf } from "./Routes.js"
 
 const ESTIMATES_PATH = "/v1/estimates"
 
@@ -69,8 +69,6 @@ const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
     ? u._tag
     : undefined
-
-const pathnameOf = (request: Target): string => new URL(request.url, "http://levy.invalid").pathname
 
 const tooLarge = (max: number) =>
   new ApiError.PayloadTooLargeError({
@@ -211,17 +209,17 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
 
         const handled = Effect.gen(function* () {
+          const pathname = pathnameOf(request)
           // The documentation is public and static: no key, no rate limit, no version check.
-          if (allowedMethods(Docs.routes, pathnameOf(request)).includes(request.method)) {
+          if (allowedMethods(Docs.routes, pathname).includes(request.method)) {
             headers["cache-control"] = Docs.CACHE_CONTROL
             const page = yield* docs
-            if (page.body._tag === "Uint8Array" && pathnameOf(request) === Docs.DOCS_PATH) {
+            if (page.body._tag === "Uint8Array" && pathname === Docs.DOCS_PATH) {
               Object.assign(headers, Docs.securityHeaders(page.body.body))
             }
             return page
           }
           // So is the dashboard's page: it calls /v1 with the key the user signs in with.
-          const pathname = pathnameOf(request)
           if (allowedMethods(Favicon.routes, pathname).includes(request.method)) {
             headers["cache-control"] = Favicon.CACHE_CONTROL
             return Favicon.response
@@ -243,12 +241,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const failOpen =
             options.rateLimits.failOpenEstimates === true &&
             request.method === "POST" &&
-            pathnameOf(request) === ESTIMATES_PATH
+            pathname === ESTIMATES_PATH
           const key = yield* gate(secret, address, failOpen, headers)
-          if (Cors.isPreflight(request)) {
-            const allowed = allowedMethods(routes, pathnameOf(request))
-            if (allowed.length > 0) return Cors.preflight(allowed)
-          }
+          const allowed = allowedMethods(routes, pathname)
+          if (Cors.isPreflight(request) && allowed.length > 0) return Cors.preflight(allowed)
 
           const version = request.headers["levy-version"]
           if (version !== undefined && version !== Headers.API_VERSION) {
@@ -259,7 +255,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           }
           headers["levy-version"] = Headers.API_VERSION
 
-          const known = allowedMethods(routes, pathnameOf(request)).includes(request.method)
+          const known = allowed.includes(request.method)
           const length = request.headers["content-length"]
           const hasBody =
             (length !== undefined && length !== "0") ||
@@ -282,13 +278,12 @@ export const EdgeLive = HttpApiBuilder.middleware(
           if (known && nulInUrl !== undefined) return yield* nulInUrl
           const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
-          const bodyChecks = Effect.zipRight(
-            JsonDepth.check(request),
-            Effect.flatMap(request.text, (text) => {
-              const nul = NulText.checkBody(text)
-              return nul === undefined ? Effect.void : Effect.fail(nul)
-            })
-          )
+          // One read of the (cached) text for both scans.
+          const bodyChecks = Effect.flatMap(request.text, (text) => {
+            if (JsonDepth.exceeds(text)) return Effect.fail(JsonDepth.tooDeep(request))
+            const nul = NulText.checkBody(text)
+            return nul === undefined ? Effect.void : Effect.fail(nul)
+          })
           const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
             Effect.zipRight(app),
             Effect.locally(EdgeKey, withKey),
