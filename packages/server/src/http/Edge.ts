@@ -20,6 +20,7 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
@@ -279,11 +280,16 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
           // One read of the (cached) text for both scans.
-          const bodyChecks = Effect.flatMap(request.text, (text) => {
-            if (JsonDepth.exceeds(text)) return Effect.fail(JsonDepth.tooDeep(request))
-            const nul = NulText.checkBody(text)
-            return nul === undefined ? Effect.void : Effect.fail(nul)
-          })
+          const bodyChecks = Effect.flatMap(
+            request.text,
+            (
+              text
+            ): Effect.Effect<void, ApiError.InvalidRequestError | HttpServerError.RequestError> => {
+              if (JsonDepth.exceeds(text)) return Effect.fail(JsonDepth.tooDeep(request))
+              const nul = NulText.checkBody(text)
+              return nul === undefined ? Effect.void : Effect.fail(nul)
+            }
+          )
           const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
             Effect.zipRight(app),
             Effect.locally(EdgeKey, withKey),
