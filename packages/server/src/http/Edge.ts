@@ -156,18 +156,24 @@ const isJson = (contentType: string | undefined): boolean => {
   return media === "application/json" || (media?.endsWith("+json") ?? false)
 }
 
+/**
+ * Every route the server answers: the API's, the documentation's, the dashboard's, the
+ * favicon's and the processors' webhooks (for 404 against 405, and CORS preflights).
+ */
+export const servedRoutes: ReadonlyArray<Route> = [
+  ...routesOf(ServerApi),
+  ...Docs.routes,
+  ...Dashboard.routes,
+  ...Favicon.routes,
+  ...WebhookPath.routes
+]
+
 /** The edge as a global HttpApi middleware layer; needs a `KeyResolver` and a `RateLimiter`. */
 export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
     const limiter = yield* RateLimiter.RateLimiter
-    const routes = [
-      ...routesOf(ServerApi),
-      ...Docs.routes,
-      ...Dashboard.routes,
-      ...Favicon.routes,
-      ...WebhookPath.routes
-    ]
+    const routes = servedRoutes
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
