@@ -20,7 +20,8 @@
  * and `pg` running the same statements by hand (BareCharges.ts). `serverRssMb` is Levy's
  * resident set at the end of the charges load. The `*ToBare` figures are ratios in this run.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there;
- * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only. `platformFloor*` is the
+ * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only; LEVY_BENCH_NO_FAST_LANE=1
+ * closes the fast lane, so estimates go through the one edge. `platformFloor*` is the
  * platform alone under the same load (PlatformFloor.ts): what the one edge could reach.
  */
 
