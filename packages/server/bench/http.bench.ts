@@ -15,9 +15,14 @@
  * it moves far less than the rates, which follow whatever else runs on the two cores.
  * Then POST /v1/charges with a fresh Idempotency-Key each, on PostgreSQL (a throwaway
  * database on the local server, dropped afterwards), the same way: `chargesPerSec`, with the
- * server's and PostgreSQL's CPU microseconds per charge (all `postgres` processes, from /proc):
- * on two cores their sum bounds what any charges figure can be.
- * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there.
+ * server's and PostgreSQL's CPU microseconds per charge (all `postgres` processes, from /proc,
+ * so other work on the machine's database counts too), against `bareChargesPerSec`: node:http
+ * and `pg` running the same statements by hand (BareCharges.ts). `serverRssMb` is Levy's
+ * resident set at the end of the charges load. The `*ToBare` figures are ratios in this run.
+ * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there;
+ * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only; LEVY_BENCH_NO_FAST_LANE=1
+ * closes the fast lane, so estimates go through the one edge. `platformFloor*` is the
+ * platform alone under the same load (PlatformFloor.ts): what the one edge could reach.
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -37,6 +42,8 @@ import * as RateLimitStore from "../src/http/RateLimitStore.js"
 import * as KeyResolver from "../src/KeyResolver.js"
 import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import * as Server from "../src/Server.js"
+import * as BareCharges from "./BareCharges.js"
+import * as PlatformFloor from "./PlatformFloor.js"
 
 const MODE = "LEVY_BENCH_HTTP_SERVER"
 const SECRET = "sk_dev_service_bench0001"
@@ -58,13 +65,23 @@ const TARGETS: Readonly<
 > = {
   bare: { path: "/v1/estimates", body: BODY, unique: false },
   full: { path: "/v1/estimates", body: BODY, unique: false },
-  charges: { path: "/v1/charges", body: CHARGE_BODY, unique: true }
+  floor: { path: "/v1/estimates", body: BODY, unique: false },
+  charges: { path: "/v1/charges", body: CHARGE_BODY, unique: true },
+  bareCharges: { path: "/v1/charges", body: CHARGE_BODY, unique: true }
 }
 
-/** A fresh PostgreSQL store in a throwaway database (dropped on close) holding the bench account. */
+/** The database's URL, for the bare charges server (which reads no Effect context). */
+class DatabaseUrl extends Context.Tag("bench/DatabaseUrl")<DatabaseUrl, string>() {}
+
+/**
+ * A fresh PostgreSQL store in a throwaway database (dropped on close), migrated, holding the
+ * bench account; its URL too.
+ */
 const postgresStore = Layer.unwrapScoped(
   Effect.map(Testing.throwawayDatabase("levy_bench"), ({ url }) =>
-    Storage.layerPostgres({ url, maxConnections: 20 })
+    Storage.layerPostgres({ url, maxConnections: 20 }).pipe(
+      Layer.merge(Layer.succeed(DatabaseUrl, url))
+    )
   )
 ).pipe(
   Layer.provide(SecretBox.layerRandom),
@@ -79,6 +96,17 @@ const postgresStore = Layer.unwrapScoped(
   Layer.orDie
 )
 
+/** The bare charges server (BareCharges.ts) over a migrated throwaway database. */
+const serveBareCharges = async () => {
+  const runtime = ManagedRuntime.make(postgresStore)
+  const url = await runtime.runPromise(DatabaseUrl)
+  const served = await BareCharges.serve(url, "acct_bench", SECRET)
+  return {
+    port: served.port,
+    close: () => served.close().finally(() => runtime.dispose())
+  }
+}
+
 const memoryStore = Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
 
 /** The full stack on an ephemeral loopback port over `store`; `close` releases the store. */
@@ -86,7 +114,11 @@ const serveFull = async (
   store: Layer.Layer<Storage.Repositories | Ids>
 ): Promise<{ readonly port: number; readonly close: () => Promise<void> }> => {
   const high = 1_000_000_000
-  const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
+  const layer = Server.layer({
+    port: 0,
+    host: "127.0.0.1",
+    fastLane: process.env.LEVY_BENCH_NO_FAST_LANE === undefined
+  }).pipe(
     Layer.provide([
       KeyResolver.layerMemory([{ secret: SECRET, accountId: "acct_bench", keyId: "key_bench" }]),
       RateLimitStore.layerMemory,
@@ -140,7 +172,11 @@ if (serving !== undefined) {
   const served =
     serving === "bare"
       ? { port: await serveBare(), close: () => Promise.resolve() }
-      : await serveFull(serving === "charges" ? postgresStore : memoryStore)
+      : serving === "bareCharges"
+        ? await serveBareCharges()
+        : serving === "floor"
+          ? await PlatformFloor.serve()
+          : await serveFull(serving === "charges" ? postgresStore : memoryStore)
   console.log(`port ${served.port}`)
   process.on("SIGTERM", () => void served.close().finally(() => process.exit(0)))
 } else {
@@ -175,6 +211,8 @@ if (serving !== undefined) {
     readonly cpuUsPerRequest?: number
     /** PostgreSQL's CPU microseconds per answered request (charges only). */
     readonly postgresUsPerRequest?: number
+    /** The server's resident set at the end of the measurement, MB (Linux). */
+    readonly rssMb?: number
   }
 
   const ticksPerSec = (() => {
@@ -190,6 +228,16 @@ if (serving !== undefined) {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
       return (Number(fields[11]) + Number(fields[12])) / ticksPerSec
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The resident set of a process now, MB, from /proc; undefined elsewhere. */
+  const residentMb = (pid: number | undefined): number | undefined => {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+      return match === null ? undefined : Number(match[1]) / 1024
     } catch {
       return undefined
     }
@@ -264,10 +312,11 @@ if (serving !== undefined) {
     try {
       await load(mode, port, WARMUP_S)
       const cpuBefore = cpuSeconds(child.pid)
-      const pgBefore = mode === "charges" ? postgresCpuSeconds() : undefined
+      const pgBefore = TARGETS[mode]?.unique === true ? postgresCpuSeconds() : undefined
       const started = performance.now()
       const result = await load(mode, port, MEASURE_S)
       const cpuAfter = cpuSeconds(child.pid)
+      const rssMb = residentMb(child.pid)
       const pgAfter = pgBefore === undefined ? undefined : postgresCpuSeconds()
       const postgresUs =
         pgBefore === undefined || pgAfter === undefined
@@ -283,7 +332,8 @@ if (serving !== undefined) {
       return {
         ...result,
         ...(cpu === undefined ? {} : { cpu, cpuUsPerRequest: (cpu / result.perSec) * 1_000_000 }),
-        ...(postgresUs === undefined ? {} : { postgresUsPerRequest: postgresUs })
+        ...(postgresUs === undefined ? {} : { postgresUsPerRequest: postgresUs }),
+        ...(rssMb === undefined ? {} : { rssMb })
       }
     } finally {
       child.removeAllListeners("exit")
@@ -294,51 +344,68 @@ if (serving !== undefined) {
     }
   }
 
+  // LEVY_BENCH_HTTP_PARTS=estimates or =charges runs one half only (while working on it).
+  const parts = process.env.LEVY_BENCH_HTTP_PARTS ?? "estimates,charges"
   const bare: Array<Load> = []
   const full: Array<Load> = []
-  for (let round = 0; round < ROUNDS; round++) {
-    bare.push(await measure("bare"))
-    full.push(await measure("full"))
-  }
-  const medianCpu = (loads: Array<Load>): number | undefined => {
-    const values = loads.flatMap((r) => (r.cpu === undefined ? [] : [r.cpu]))
-    return values.length === 0 ? undefined : median(values)
-  }
-  // Charges on PostgreSQL: the whole write path (claim the key, quote, simulate, write the
-  // charge + event + stored response in one statement).
+  const floor: Array<Load> = []
+  const bareCharges: Array<Load> = []
   const charges: Array<Load> = []
-  for (let round = 0; round < ROUNDS; round++) charges.push(await measure("charges"))
-  const fullCpu = medianCpu(full)
-  const bareCpu = medianCpu(bare)
-  const medianUs = (
+  for (let round = 0; round < ROUNDS; round++) {
+    if (parts.includes("estimates")) {
+      bare.push(await measure("bare"))
+      full.push(await measure("full"))
+      floor.push(await measure("floor"))
+    }
+    // Charges on PostgreSQL: the whole write path (claim the key, read the fee configuration,
+    // write the charge pending, simulate, settle with its event and the stored response),
+    // through Levy and through the bare baseline doing the same statements (BareCharges.ts).
+    if (parts.includes("charges")) {
+      bareCharges.push(await measure("bareCharges"))
+      charges.push(await measure("charges"))
+    }
+  }
+  const medianOf = (
     loads: Array<Load>,
-    of: (load: Load) => number | undefined = (r) => r.cpuUsPerRequest
+    of: (load: Load) => number | undefined
   ): number | undefined => {
     const values = loads.flatMap((r) => {
       const value = of(r)
       return value === undefined ? [] : [value]
     })
-    return values.length === 0 ? undefined : Math.round(median(values))
+    return values.length === 0 ? undefined : median(values)
   }
-  const fullUs = medianUs(full)
-  const bareUs = medianUs(bare)
-  const chargesUs = medianUs(charges)
-  const chargesPostgresUs = medianUs(charges, (r) => r.postgresUsPerRequest)
-  const estimatesPerSec = median(full.map((r) => r.perSec))
-  const bareNodePerSec = median(bare.map((r) => r.perSec))
-  report("http", {
-    estimatesPerSec,
-    bareNodePerSec,
-    estimatesP99Ms: median(full.map((r) => r.p99Ms)),
-    bareNodeP99Ms: median(bare.map((r) => r.p99Ms)),
-    estimatesToBare: estimatesPerSec / bareNodePerSec,
-    ...(fullCpu === undefined ? {} : { estimatesCpu: fullCpu }),
-    ...(bareCpu === undefined ? {} : { bareNodeCpu: bareCpu }),
-    ...(fullUs === undefined ? {} : { estimatesCpuUsPerRequest: fullUs }),
-    ...(bareUs === undefined ? {} : { bareNodeCpuUsPerRequest: bareUs }),
-    chargesPerSec: median(charges.map((r) => r.perSec)),
-    chargesP99Ms: median(charges.map((r) => r.p99Ms)),
-    ...(chargesUs === undefined ? {} : { chargesCpuUsPerRequest: chargesUs }),
-    ...(chargesPostgresUs === undefined ? {} : { chargesPostgresUsPerRequest: chargesPostgresUs })
-  })
+  /** The figures of one kind of request, named `<name>PerSec`, `<name>CpuUsPerRequest`… */
+  const figures = (name: string, loads: Array<Load>): Record<string, number> => {
+    if (loads.length === 0) return {}
+    const entries: Array<[string, number | undefined]> = [
+      [`${name}PerSec`, medianOf(loads, (r) => r.perSec)],
+      [`${name}P99Ms`, medianOf(loads, (r) => r.p99Ms)],
+      [`${name}Cpu`, medianOf(loads, (r) => r.cpu)],
+      [`${name}CpuUsPerRequest`, medianOf(loads, (r) => r.cpuUsPerRequest)],
+      [`${name}PostgresUsPerRequest`, medianOf(loads, (r) => r.postgresUsPerRequest)]
+    ]
+    return Object.fromEntries(entries.filter((e): e is [string, number] => e[1] !== undefined))
+  }
+  const out: Record<string, number> = {
+    ...figures("estimates", full),
+    ...figures("bareNode", bare),
+    ...figures("platformFloor", floor),
+    ...figures("charges", charges),
+    ...figures("bareCharges", bareCharges)
+  }
+  const ratio = (name: string, a: string, b: string) => {
+    const x = out[a]
+    const y = out[b]
+    if (x !== undefined && y !== undefined && y !== 0) out[name] = x / y
+  }
+  ratio("estimatesToBare", "estimatesPerSec", "bareNodePerSec")
+  ratio("estimatesCpuToBare", "estimatesCpuUsPerRequest", "bareNodeCpuUsPerRequest")
+  ratio("platformFloorToBare", "platformFloorPerSec", "bareNodePerSec")
+  ratio("chargesToBare", "chargesPerSec", "bareChargesPerSec")
+  ratio("chargesCpuToBare", "chargesCpuUsPerRequest", "bareChargesCpuUsPerRequest")
+  ratio("chargesPostgresToBare", "chargesPostgresUsPerRequest", "bareChargesPostgresUsPerRequest")
+  const rss = medianOf(charges, (r) => r.rssMb)
+  if (rss !== undefined) out.serverRssMb = rss
+  report("http", out)
 }

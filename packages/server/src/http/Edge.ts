@@ -20,6 +20,7 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
@@ -42,7 +43,7 @@ import * as JsonDepth from "./JsonDepth.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
-import { allowedMethods, type Route, routesOf } from "./Routes.js"
+import { allowedMethods, pathnameOf, type Route, routesOf } from "./Routes.js"
 
 const ESTIMATES_PATH = "/v1/estimates"
 
@@ -69,8 +70,6 @@ const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
     ? u._tag
     : undefined
-
-const pathnameOf = (request: Target): string => new URL(request.url, "http://levy.invalid").pathname
 
 const tooLarge = (max: number) =>
   new ApiError.PayloadTooLargeError({
@@ -157,18 +156,24 @@ const isJson = (contentType: string | undefined): boolean => {
   return media === "application/json" || (media?.endsWith("+json") ?? false)
 }
 
+/**
+ * Every route the server answers: the API's, the documentation's, the dashboard's, the
+ * favicon's and the processors' webhooks (for 404 against 405, and CORS preflights).
+ */
+export const servedRoutes: ReadonlyArray<Route> = [
+  ...routesOf(ServerApi),
+  ...Docs.routes,
+  ...Dashboard.routes,
+  ...Favicon.routes,
+  ...WebhookPath.routes
+]
+
 /** The edge as a global HttpApi middleware layer; needs a `KeyResolver` and a `RateLimiter`. */
 export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
     const limiter = yield* RateLimiter.RateLimiter
-    const routes = [
-      ...routesOf(ServerApi),
-      ...Docs.routes,
-      ...Dashboard.routes,
-      ...Favicon.routes,
-      ...WebhookPath.routes
-    ]
+    const routes = servedRoutes
     const options = yield* EdgeConfig
     const docs = yield* Docs.app
     const dashboard = Dashboard.make(options.dashboardDir)
@@ -211,17 +216,17 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
 
         const handled = Effect.gen(function* () {
+          const pathname = pathnameOf(request)
           // The documentation is public and static: no key, no rate limit, no version check.
-          if (allowedMethods(Docs.routes, pathnameOf(request)).includes(request.method)) {
+          if (allowedMethods(Docs.routes, pathname).includes(request.method)) {
             headers["cache-control"] = Docs.CACHE_CONTROL
             const page = yield* docs
-            if (page.body._tag === "Uint8Array" && pathnameOf(request) === Docs.DOCS_PATH) {
+            if (page.body._tag === "Uint8Array" && pathname === Docs.DOCS_PATH) {
               Object.assign(headers, Docs.securityHeaders(page.body.body))
             }
             return page
           }
           // So is the dashboard's page: it calls /v1 with the key the user signs in with.
-          const pathname = pathnameOf(request)
           if (allowedMethods(Favicon.routes, pathname).includes(request.method)) {
             headers["cache-control"] = Favicon.CACHE_CONTROL
             return Favicon.response
@@ -243,12 +248,10 @@ export const EdgeLive = HttpApiBuilder.middleware(
           const failOpen =
             options.rateLimits.failOpenEstimates === true &&
             request.method === "POST" &&
-            pathnameOf(request) === ESTIMATES_PATH
+            pathname === ESTIMATES_PATH
           const key = yield* gate(secret, address, failOpen, headers)
-          if (Cors.isPreflight(request)) {
-            const allowed = allowedMethods(routes, pathnameOf(request))
-            if (allowed.length > 0) return Cors.preflight(allowed)
-          }
+          const allowed = allowedMethods(routes, pathname)
+          if (Cors.isPreflight(request) && allowed.length > 0) return Cors.preflight(allowed)
 
           const version = request.headers["levy-version"]
           if (version !== undefined && version !== Headers.API_VERSION) {
@@ -259,7 +262,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           }
           headers["levy-version"] = Headers.API_VERSION
 
-          const known = allowedMethods(routes, pathnameOf(request)).includes(request.method)
+          const known = allowed.includes(request.method)
           const length = request.headers["content-length"]
           const hasBody =
             (length !== undefined && length !== "0") ||
@@ -282,12 +285,16 @@ export const EdgeLive = HttpApiBuilder.middleware(
           if (known && nulInUrl !== undefined) return yield* nulInUrl
           const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
           const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
-          const bodyChecks = Effect.zipRight(
-            JsonDepth.check(request),
-            Effect.flatMap(request.text, (text) => {
+          // One read of the (cached) text for both scans.
+          const bodyChecks = Effect.flatMap(
+            request.text,
+            (
+              text
+            ): Effect.Effect<void, ApiError.InvalidRequestError | HttpServerError.RequestError> => {
+              if (JsonDepth.exceeds(text)) return Effect.fail(JsonDepth.tooDeep(request))
               const nul = NulText.checkBody(text)
               return nul === undefined ? Effect.void : Effect.fail(nul)
-            })
+            }
           )
           const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
             Effect.zipRight(app),

@@ -30,14 +30,12 @@ import { KeyResolver } from "../KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as ClientAddress from "./ClientAddress.js"
 import * as Cors from "./Cors.js"
-import * as Docs from "./Docs.js"
-import { bearerOf, failureOf, unreadableBody } from "./Edge.js"
+import { bearerOf, failureOf, servedRoutes, unreadableBody } from "./Edge.js"
 import { EdgeConfig } from "./EdgeConfig.js"
 import * as JsonDepth from "./JsonDepth.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
-import { routesOf } from "./Routes.js"
 
 /** A node:http request listener. */
 export type Listener = (request: IncomingMessage, response: ServerResponse) => void
@@ -147,7 +145,6 @@ export const make = Effect.gen(function* () {
     const header = request.headers["x-forwarded-for"]
     return Array.isArray(header) ? header.join(",") : header
   }
-  const routes = [...routesOf(ServerApi), ...Docs.routes]
 
   /** JSON text as the router's body reading parses it (`""` is `null`). */
   const parse = (text: string): Either.Either<unknown, ApiError.LevyError> => {
@@ -246,7 +243,7 @@ export const make = Effect.gen(function* () {
             try {
               if (Exit.isSuccess(exit)) return write(response, status, headers, exit.value)
               if (Cause.isInterruptedOnly(exit.cause)) return void response.destroy()
-              const failure = failureOf(exit.cause, target, routes, options)
+              const failure = failureOf(exit.cause, target, servedRoutes, options)
               if (failure.unexpected) log(exit.cause)
               write(response, failure.status, headers, JSON.stringify(failure.body))
             } catch (error) {

@@ -26,3 +26,15 @@ export const allowedMethods = (
 ): ReadonlyArray<string> => [
   ...new Set(routes.filter((r) => r.pattern.test(pathname)).map((r) => r.method))
 ]
+
+/**
+ * The path of a request URL, as the URL parser gives it. A plain path (letters, digits, `_`,
+ * `-`, single slashes, an optional query) parses to itself, so it is cut, not parsed: the
+ * parser was a visible share of every request's CPU. Anything else (dots, escapes, `//`) is
+ * parsed.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+\/?(?=\?|$)|^\/(?=\?|$)/
+export const pathnameOf = (request: { readonly url: string }): string => {
+  const plain = PLAIN_PATH.exec(request.url)
+  return plain === null ? new URL(request.url, "http://levy.invalid").pathname : plain[0]
+}
