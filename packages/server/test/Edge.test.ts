@@ -425,3 +425,19 @@ describe("headers on every response", () => {
     expect(ids.size).toBe(replies.length)
   })
 })
+
+describe("request targets that do not start with a single '/'", () => {
+  it("'//…' is a 404 route_not_found, never a 500 nor another path's answer", async () => {
+    // `//` once reached the URL parser, which throws on a host with no name: a 500. And
+    // `//v1/charges` answered as /v1/charges, `//evil.com/v1/charges` as a 405 of /v1/charges.
+    const targets = ["//", "//v1/charges", "//evil.com/v1/charges", "//v1/estimates", "///x"]
+    for (const target of targets) {
+      for (const method of ["GET", "POST"]) {
+        const reply = await call(server.url, method, target, {
+          ...(method === "POST" ? { body: { amount: 1000, currency: "usd" } } : {})
+        })
+        expectError(reply, 404, { type: "invalid_request_error", code: "route_not_found" })
+      }
+    }
+  })
+})

@@ -43,7 +43,7 @@ import * as JsonDepth from "./JsonDepth.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
-import { allowedMethods, pathnameOf, type Route, routesOf } from "./Routes.js"
+import { allowedMethods, isOffPath, pathnameOf, type Route, routesOf } from "./Routes.js"
 
 const ESTIMATES_PATH = "/v1/estimates"
 
@@ -216,6 +216,12 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
 
         const handled = Effect.gen(function* () {
+          if (isOffPath(request.url)) {
+            return yield* new ApiError.NotFoundError({
+              code: "route_not_found",
+              message: `Unrecognized request URL (${request.method}: ${request.url.slice(0, 200)}); paths start with a single '/', e.g. /v1/charges.`
+            })
+          }
           const pathname = pathnameOf(request)
           // The documentation is public and static: no key, no rate limit, no version check.
           if (allowedMethods(Docs.routes, pathname).includes(request.method)) {

@@ -36,5 +36,17 @@ export const allowedMethods = (
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+\/?(?=\?|$)|^\/(?=\?|$)/
 export const pathnameOf = (request: { readonly url: string }): string => {
   const plain = PLAIN_PATH.exec(request.url)
-  return plain === null ? new URL(request.url, "http://levy.invalid").pathname : plain[0]
+  if (plain !== null) return plain[0]
+  try {
+    return new URL(request.url, "http://levy.invalid").pathname
+  } catch {
+    // A target the parser refuses (`//`: a host with no name) names no route.
+    return request.url.split("?")[0] ?? request.url
+  }
 }
+
+/**
+ * A request target that does not start with exactly one `/`: `//host/…` would be read as a
+ * host and a path, a different path than the one sent. No route has such a target.
+ */
+export const isOffPath = (url: string): boolean => !url.startsWith("/") || url.startsWith("//")
