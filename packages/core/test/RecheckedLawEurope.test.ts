@@ -4,36 +4,7 @@
  * expectation rests on is quoted beside it; the research record carries its URL.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import * as Compliance from "../src/compliance/Compliance.js"
-import * as Ruleset from "../src/compliance/Ruleset.js"
-import * as Decimal from "../src/Decimal.js"
-import * as Rate from "../src/Rate.js"
-
-const R = Ruleset.DEFAULT
-const pct = (percent: string): number => Either.getOrThrow(Rate.parsePercentage(percent))
-const today = "2026-11-24"
-
-/** A credit-card surcharge of `fee` minor units on 100.00, on `date`. */
-const on100 = (
-  region: string,
-  fee: number,
-  date: string,
-  more: Partial<Compliance.ComplianceInput> = {}
-) =>
-  Either.getOrThrow(
-    Compliance.check(R, {
-      region,
-      cardType: "credit",
-      amount: 10_000,
-      fee,
-      flatPart: 0,
-      percentage: 0,
-      flatFee: Decimal.ZERO,
-      date,
-      ...more
-    })
-  )
+import { on100, pct, today } from "./lawCases.js"
 
 const visa = { cardNetwork: "visa" }
 const amex = { cardNetwork: "amex" }

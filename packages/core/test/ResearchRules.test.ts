@@ -15,28 +15,11 @@ import * as Day from "../src/compliance/Day.js"
 import type { Rule, RuleStatus, Terms } from "../src/compliance/Rule.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
-import * as Rate from "../src/Rate.js"
+import { on100, pct } from "./lawCases.js"
 
 const R = Ruleset.DEFAULT
-const pct = (percent: string): number => Either.getOrThrow(Rate.parsePercentage(percent))
 
 type Input = Partial<Compliance.ComplianceInput>
-
-/** A credit-card surcharge of `fee` minor units on 100.00, on `date`. */
-const on100 = (region: string, fee: number, date: string, more: Input = {}) =>
-  Either.getOrThrow(
-    Compliance.check(R, {
-      region,
-      cardType: "credit",
-      amount: 10_000,
-      fee,
-      flatPart: 0,
-      percentage: 0,
-      flatFee: Decimal.ZERO,
-      date,
-      ...more
-    })
-  )
 
 describe("alternatives: US-CO, 2 % or the merchant discount fee, at the merchant's election", () => {
   // C.R.S. 5-2-212(1)(c): "A seller or lessor may impose a surcharge pursuant to either
