@@ -7,13 +7,15 @@ import { Charge } from "./Charge.js"
 import { Dispute } from "./Dispute.js"
 import { FeeConfig } from "./FeeConfig.js"
 import { Livemode, oneOf, PrefixedId, Timestamp } from "./Field.js"
+import { Refund } from "./Refund.js"
 
 /** An event id, `evt_…`. */
 export const EventId = PrefixedId("evt")
 
 /**
- * The event types of the specification, and the dispute's later changes
- * (docs/design.md §8): `dispute.updated` while it is open, `dispute.closed` when won or lost.
+ * The event types of the specification, the dispute's later changes (docs/design.md §8):
+ * `dispute.updated` while it is open, `dispute.closed` when won or lost, and `refund.failed`
+ * when the processor fails a refund it had accepted.
  */
 export const EventType = oneOf(
   "charge.succeeded",
@@ -22,6 +24,7 @@ export const EventType = oneOf(
   "dispute.created",
   "dispute.updated",
   "dispute.closed",
+  "refund.failed",
   "fee_config.updated"
 ).annotations({ identifier: "EventType" })
 export type EventType = typeof EventType.Type
@@ -29,12 +32,12 @@ export type EventType = typeof EventType.Type
 /** Every event type, for webhook subscriptions. */
 export const eventTypes: ReadonlyArray<EventType> = EventType.literals
 
-/** The event. `data.object` is the resource as it was after the change: a charge (also for refunds), dispute or fee configuration. */
+/** The event. `data.object` is the resource as it was after the change: a charge (also for refunds), dispute, refund (`refund.failed`) or fee configuration. */
 export const Event = Schema.Struct({
   id: EventId,
   object: Schema.Literal("event"),
   type: EventType,
-  data: Schema.Struct({ object: Schema.Union(Charge, Dispute, FeeConfig) }),
+  data: Schema.Struct({ object: Schema.Union(Charge, Dispute, Refund, FeeConfig) }),
   created: Timestamp,
   livemode: Livemode
 }).annotations({ identifier: "Event" })

@@ -197,6 +197,12 @@ export interface RefundSettlement {
   readonly failureMessage?: string | null | undefined
 }
 
+/** Why the processor failed a refund it had accepted (docs/design.md §8). */
+export interface RefundFailure {
+  readonly failureCode: string
+  readonly failureMessage: string
+}
+
 /** A settle's result: whether this caller settled it, and the record as stored either way. */
 export interface Settled<A> {
   readonly won: boolean
@@ -275,6 +281,22 @@ export interface ChargeRepositoryService {
     tenant: Tenant,
     id: string,
     settlement: RefundSettlement,
+    effects: (refund: StoredRefund, charge: StoredCharge) => SettleEffects
+  ) => Effect.Effect<
+    Settled<{ readonly refund: StoredRefund; readonly charge: StoredCharge }>,
+    RecordNotFound | StorageError
+  >
+  /**
+   * Fails a `succeeded` refund the processor reported failed after accepting it (docs/design.md
+   * §8): the refund becomes `failed` with `failure`, its amounts go back to the charge (which
+   * is no longer fully refunded), with the effects made from both as they now are, in one
+   * transaction. `won: false` (nothing written) when the refund is not `succeeded` (already
+   * failed, or still pending: its own phases settle it).
+   */
+  readonly failRefund: (
+    tenant: Tenant,
+    id: string,
+    failure: RefundFailure,
     effects: (refund: StoredRefund, charge: StoredCharge) => SettleEffects
   ) => Effect.Effect<
     Settled<{ readonly refund: StoredRefund; readonly charge: StoredCharge }>,

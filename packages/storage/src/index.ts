@@ -24,6 +24,7 @@ export {
   type RecoveryClaim,
   type Refund,
   type RefundedSoFar,
+  type RefundFailure,
   type RefundSettlement,
   type Settled,
   type SettleEffects,

@@ -358,4 +358,71 @@ export const chargePhaseCases = (it: EffectIt) => {
       expect(yield* eventTypes(tenant, charge.id)).toContain("charge.refunded")
     })
   )
+
+  it.effect("a succeeded refund failed later gives its amounts back, once, with its events", () =>
+    Effect.gen(function* () {
+      const tenant = yield* freshTenant
+      const charges = yield* ChargeRepository
+      const charge = pending(tenant)
+      yield* charges.beginCharge(charge)
+      yield* succeed(charges, tenant, charge.id)
+      const refund = (amount: number, feeAmount: number, status: string) => ({
+        id: nextId("re"),
+        accountId: tenant.accountId,
+        livemode: false,
+        chargeId: charge.id,
+        amount,
+        feeAmount,
+        reason: null,
+        status,
+        created: T0 + 1,
+        metadata: {},
+        processor: "stripe",
+        processorReference: `re_proc_${nextId("x")}`
+      })
+      const whole = yield* charges.refund(refund(10_320, 320, "succeeded"))
+      expect(whole.charge).toMatchObject({ amountRefunded: 10_320, refunded: true })
+      const failure = { failureCode: "expired_or_canceled_card", failureMessage: "card closed" }
+      const failed = yield* charges.failRefund(tenant, whole.refund.id, failure, (_, c) => ({
+        events: [eventOf(c, "refund.failed")]
+      }))
+      expect(failed.won).toBe(true)
+      expect(failed.record.refund).toMatchObject({ status: "failed", ...failure })
+      expect(failed.record.charge).toMatchObject({
+        amountRefunded: 0,
+        feeRefunded: 0,
+        refunded: false
+      })
+      expect(yield* charges.get(tenant, charge.id)).toMatchObject({
+        amountRefunded: 0,
+        feeRefunded: 0,
+        refunded: false
+      })
+      expect(yield* charges.getRefund(tenant, whole.refund.id)).toMatchObject({ status: "failed" })
+      // Again: the refund is failed already; nothing changes and no event is written.
+      const again = yield* charges.failRefund(tenant, whole.refund.id, failure, (_, c) => ({
+        events: [eventOf(c, "refund.failed")]
+      }))
+      expect(again.won).toBe(false)
+      expect((yield* eventTypes(tenant, charge.id)).filter((t) => t === "refund.failed")).toEqual([
+        "refund.failed"
+      ])
+      // A pending refund is left to its own phases.
+      const reserved = yield* charges.refund(refund(1_032, 32, "pending"))
+      const notYet = yield* charges.failRefund(tenant, reserved.refund.id, failure, () => ({
+        events: []
+      }))
+      expect(notYet.won).toBe(false)
+      expect(notYet.record.charge).toMatchObject({ amountRefunded: 1_032, feeRefunded: 32 })
+      // The money given back can be refunded again, up to the total and no further.
+      const rest = yield* charges.refund(refund(9_288, 288, "succeeded"))
+      expect(rest.charge).toMatchObject({ amountRefunded: 10_320, refunded: true })
+      const over = yield* Effect.either(charges.refund(refund(1, 0, "succeeded")))
+      expect(Either.isLeft(over) && over.left._tag).toBe("RefundTooLarge")
+      const unknown = yield* Effect.either(
+        charges.failRefund(tenant, "re_none", failure, () => ({ events: [] }))
+      )
+      expect(Either.isLeft(unknown) && unknown.left._tag).toBe("RecordNotFound")
+    })
+  )
 }

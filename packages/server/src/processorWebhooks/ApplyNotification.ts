@@ -20,6 +20,7 @@ import type { Change } from "./Change.js"
 import * as DisputeChanges from "./DisputeChanges.js"
 import * as PaymentChanges from "./PaymentChanges.js"
 import * as RefundChanges from "./RefundChanges.js"
+import * as RefundFailures from "./RefundFailures.js"
 
 /** Undoes the notification's record: nothing else was written. */
 class UnknownPayment extends Data.TaggedError("UnknownPayment") {}
@@ -32,6 +33,8 @@ const change = (tenant: Tenant.Tenant, processor: string, n: Notification) => {
       return DisputeChanges.apply(tenant, n)
     case "RefundMade":
       return RefundChanges.apply(tenant, processor, n)
+    case "RefundFailed":
+      return RefundFailures.apply(tenant, n)
     case "PaymentSucceeded":
     case "PaymentFailed":
       return PaymentChanges.apply(tenant, n)

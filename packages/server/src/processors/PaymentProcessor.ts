@@ -250,6 +250,21 @@ export interface RefundMade extends NotificationBase {
   readonly idempotencyKey: string | null
 }
 
+/**
+ * A refund the processor had accepted failed afterwards (Stripe `refund.failed`; Adyen
+ * `REFUND_FAILED`, or a REFUND with `success` false): no money went back to the payer. Its
+ * tag is `RefundFailed`, as the port's refund outcome of that name: both say the refund moved
+ * no money, one when Levy asks, this one later.
+ */
+export interface RefundFailedNotification extends NotificationBase {
+  readonly _tag: "RefundFailed"
+  readonly refundReference: string
+  readonly paymentReference: string
+  /** The processor's reason (Stripe `failure_reason`, Adyen's event code). */
+  readonly code: string
+  readonly message: string
+}
+
 /** A payment left pending succeeded. */
 export interface PaymentSucceeded extends NotificationBase {
   readonly _tag: "PaymentSucceeded"
@@ -273,6 +288,7 @@ export type Notification =
   | DisputeOpened
   | DisputeUpdated
   | RefundMade
+  | RefundFailedNotification
   | PaymentSucceeded
   | PaymentFailed
 

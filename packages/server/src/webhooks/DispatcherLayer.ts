@@ -37,6 +37,7 @@ const wakingCharges = Layer.effect(
       ...charges,
       settleCharge: (...args) => Effect.tap(charges.settleCharge(...args), () => wake.signal),
       settleRefund: (...args) => Effect.tap(charges.settleRefund(...args), () => wake.signal),
+      failRefund: (...args) => Effect.tap(charges.failRefund(...args), () => wake.signal),
       create: (write) => Effect.tap(charges.create(write), () => wake.signal)
     } satisfies typeof ChargeRepository.Service
   })

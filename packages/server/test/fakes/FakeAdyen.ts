@@ -413,6 +413,25 @@ export const startFakeAdyen = async (options: FakeAdyenOptions = {}) => {
       })
     },
     refundInCustomerArea,
+    /**
+     * A refund Adyen had sent on is rejected by the card scheme: a REFUND_FAILED notification
+     * (Adyen's webhook reference) for the refund's pspReference; the money is the merchant's again.
+     */
+    failRefund: (refundPsp: string, reason = "Refund rejected by the card scheme") => {
+      const payment = payments.find((p) => p.refunds.some((r) => r.pspReference === refundPsp))
+      const refund = payment?.refunds.find((r) => r.pspReference === refundPsp)
+      if (payment === undefined || refund === undefined) throw new Error(`no refund ${refundPsp}`)
+      payment.refunded -= refund.value
+      return emit({
+        eventCode: "REFUND_FAILED",
+        pspReference: refundPsp,
+        originalReference: payment.pspReference,
+        merchantReference: payment.merchantReference,
+        amount: { value: refund.value, currency: payment.amount.currency },
+        success: "true",
+        reason
+      })
+    },
     /** Notification items signed with `hmacKey`, as Adyen would POST them. */
     notification,
     sendWebhook: (url: string, items: ReadonlyArray<NotificationItem>, hmacKey: string) => {

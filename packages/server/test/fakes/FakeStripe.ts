@@ -92,6 +92,8 @@ export interface FakeStripeRefund {
   readonly amount: number
   readonly created: number
   readonly metadata: Readonly<Record<string, string>>
+  /** Set when the refund failed after Stripe accepted it (`refund.failed`). */
+  failureReason?: string
 }
 
 /** One request the fake received: its decoded parameters and idempotency key. */
@@ -334,7 +336,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     payment_intent: payment.id,
     created: refund.created,
     reason: null,
-    status: "succeeded",
+    status: refund.failureReason === undefined ? "succeeded" : "failed",
+    ...(refund.failureReason === undefined ? {} : { failure_reason: refund.failureReason }),
     metadata: refund.metadata
   })
 
@@ -577,6 +580,18 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
       const payment = findPayment(paymentIntentId)
       if (payment === undefined) throw new Error(`no payment ${paymentIntentId}`)
       return refundEvents(payment, amount, {})
+    },
+    /**
+     * A refund Stripe had accepted fails (the card was closed, say): its status becomes
+     * `failed` with `failure_reason`, the money is the merchant's again, and Stripe emits
+     * `refund.failed` (Refunds API reference).
+     */
+    failRefund: (refundId: string, failureReason = "expired_or_canceled_card") => {
+      const made = refundsMade.find(({ refund }) => refund.id === refundId)
+      if (made === undefined) throw new Error(`no refund ${refundId}`)
+      made.refund.failureReason = failureReason
+      made.payment.amountRefunded -= made.refund.amount
+      return emit("refund.failed", refundObject(made.payment, made.refund))
     },
     /** An event of `type` about `object`, signed with `secret` as Stripe would send it. */
     signedEvent: (type: string, object: unknown, secret: string): SignedEvent =>

@@ -237,11 +237,17 @@ describe("Adyen adapter: notifications", () => {
     ])
   })
 
-  it("a REFUND (Customer Area) is a RefundMade; a failed REFUND is nothing", async () => {
+  it("a REFUND (Customer Area) is a RefundMade; a failed REFUND is a RefundFailed", async () => {
     const notes = Either.getOrThrow(
       await parse([
         item({ eventCode: "REFUND", pspReference: "R1", originalReference: "P1" }),
-        item({ eventCode: "REFUND", pspReference: "R2", originalReference: "P1", success: "false" })
+        item({
+          eventCode: "REFUND",
+          pspReference: "R2",
+          originalReference: "P1",
+          success: "false",
+          reason: "Insufficient in process refund amount"
+        })
       ])
     )
     expect(notes).toEqual([
@@ -250,6 +256,31 @@ describe("Adyen adapter: notifications", () => {
         refundReference: "R1",
         paymentReference: "P1",
         currency: "eur"
+      }),
+      expect.objectContaining({
+        _tag: "RefundFailed",
+        id: "R2:REFUND:false",
+        refundReference: "R2",
+        paymentReference: "P1",
+        code: "refund_failed",
+        message: "Insufficient in process refund amount"
+      })
+    ])
+  })
+
+  it("REFUND_FAILED (the scheme rejected a refund the fake made) is a RefundFailed", async () => {
+    const paid = Either.getOrThrow(await run(adapter().charge(request())))
+    const reference = paid._tag === "Succeeded" ? paid.reference : ""
+    const refund = fake.refundInCustomerArea(reference, 100)
+    const failed = fake.failRefund(refund.pspReference)
+    expect(Either.getOrThrow(await parse([failed]))).toEqual([
+      expect.objectContaining({
+        _tag: "RefundFailed",
+        id: `${refund.pspReference}:REFUND_FAILED:true`,
+        refundReference: refund.pspReference,
+        paymentReference: reference,
+        code: "refund_rejected_by_scheme",
+        message: "Refund rejected by the card scheme"
       })
     ])
   })

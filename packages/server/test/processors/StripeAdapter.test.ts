@@ -252,6 +252,43 @@ describe("Stripe adapter: events", () => {
     ])
   })
 
+  it("refund.failed (the fake's refund failing after it was made) is a RefundFailed with its reason", async () => {
+    const paid = Either.getOrThrow(await run(adapter().charge(request())))
+    const reference = paid._tag === "Succeeded" ? paid.reference : ""
+    const refunded = Either.getOrThrow(
+      await run(
+        adapter().refund({
+          idempotencyKey: randomUUID(),
+          paymentReference: reference,
+          amount: 500,
+          currency: "usd"
+        })
+      )
+    )
+    const refundReference = refunded._tag === "Refunded" ? refunded.reference : ""
+    const failed = fake.failRefund(refundReference, "lost_or_stolen_card")
+    expect(failed.data.object).toMatchObject({
+      status: "failed",
+      failure_reason: "lost_or_stolen_card"
+    })
+    expect(await parse("refund.failed", failed.data.object)).toEqual([
+      expect.objectContaining({
+        _tag: "RefundFailed",
+        refundReference,
+        paymentReference: reference,
+        code: "lost_or_stolen_card",
+        message: "The card was reported lost or stolen."
+      })
+    ])
+    const unknownReason = await parse("refund.failed", {
+      id: "re_2",
+      object: "refund",
+      payment_intent: "pi_2",
+      status: "failed"
+    })
+    expect(unknownReason).toEqual([expect.objectContaining({ code: "unknown" })])
+  })
+
   it("an event Levy does not act on maps to nothing", async () => {
     expect(await parse("customer.created", { id: "cus_1", object: "customer" })).toEqual([])
   })

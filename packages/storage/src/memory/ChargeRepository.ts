@@ -190,6 +190,32 @@ export const make = Effect.gen(function* () {
           return { won: true, record }
         })
       ),
+    failRefund: (tenant, id, failure, effects) =>
+      store.transaction(
+        Effect.gen(function* () {
+          const refund = yield* scoped(refunds, "refund", tenant, id)
+          const charge = yield* scoped(charges, "refund", tenant, refund.chargeId)
+          if (refund.status !== "succeeded") return { won: false, record: { refund, charge } }
+          const amountRefunded = charge.amountRefunded - refund.amount
+          const record = {
+            refund: { ...refund, status: "failed", ...failure },
+            charge: {
+              ...charge,
+              amountRefunded,
+              feeRefunded: charge.feeRefunded - refund.feeAmount,
+              refunded: amountRefunded === charge.totalAmount
+            }
+          }
+          yield* store.write((w) => {
+            w.put(REFUNDS, key(tenant.accountId, id), record.refund)
+            w.put(CHARGES, key(tenant.accountId, charge.id), record.charge)
+            return Effect.void
+          })
+          const fx = effects(record.refund, record.charge)
+          yield* writeEffects(events, idempotency, service.openDispute, tenant, fx)
+          return { won: true, record }
+        })
+      ),
     claimPendingRefunds: (claim) => claimDue(REFUNDS, refunds, claim),
     insert: (c) =>
       store.write((w) => {

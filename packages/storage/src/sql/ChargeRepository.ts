@@ -146,6 +146,39 @@ export const make = Effect.gen(function* () {
         )
         return { won: true, record }
       }).pipe(sql.withTransaction, SqlSupport.orStorageError),
+    failRefund: (tenant, id, failure, effects) =>
+      Effect.gen(function* () {
+        // The charge first, as `refund` and `settleRefund` lock it.
+        const locked = yield* sql`SELECT ${charges.select(sql, "c")} FROM charges c JOIN refunds r
+            ON r.account_id = c.account_id AND r.charge_id = c.id
+          WHERE r.account_id = ${tenant.accountId} AND r.livemode = ${tenant.livemode} AND r.id = ${id}
+          FOR UPDATE OF c`
+        const charge = yield* SqlSupport.one(charges, "refund", id)(locked)
+        const refund = yield* sql`SELECT ${refundColumns} FROM refunds
+          WHERE account_id = ${tenant.accountId} AND id = ${id} FOR UPDATE`.pipe(
+          Effect.flatMap(SqlSupport.returned(refunds))
+        )
+        if (refund.status !== "succeeded") return { won: false, record: { refund, charge } }
+        const failed = yield* sql`UPDATE refunds SET status = 'failed',
+            failure_code = ${failure.failureCode}, failure_message = ${failure.failureMessage}
+          WHERE account_id = ${tenant.accountId} AND id = ${id}
+          RETURNING ${refundColumns}`.pipe(Effect.flatMap(SqlSupport.returned(refunds)))
+        const updated = yield* sql`UPDATE charges
+          SET amount_refunded = amount_refunded - ${refund.amount},
+              fee_refunded = fee_refunded - ${refund.feeAmount},
+              refunded = (amount_refunded - ${refund.amount} = total_amount)
+          WHERE account_id = ${charge.accountId} AND id = ${charge.id}
+          RETURNING ${chargeColumns}`.pipe(Effect.flatMap(SqlSupport.returned(charges)))
+        const record = { refund: failed, charge: updated }
+        yield* writeEffects(
+          eventRepository,
+          idempotency,
+          service.openDispute,
+          tenant,
+          effects(record.refund, record.charge)
+        )
+        return { won: true, record }
+      }).pipe(sql.withTransaction, SqlSupport.orStorageError),
     claimPendingRefunds: ({ now, leaseMs, limit }) =>
       sql`UPDATE refunds r SET recover_after = ${now + leaseMs}
         FROM (SELECT account_id, id FROM refunds

@@ -2,7 +2,9 @@
  * Adyen standard webhooks as the port's notifications. Each notification item carries its own
  * HMAC signature (`additionalData.hmacSignature`), checked with the library's HmacValidator;
  * one bad item rejects the whole batch, so Adyen delivers it again. Mapped: AUTHORISATION (a
- * payment's late outcome), REFUND (a refund, including one made in the Customer Area),
+ * payment's late outcome), REFUND (a refund, including one made in the Customer Area; with
+ * `success` false, a refund Adyen accepted and then could not make), REFUND_FAILED (a refund
+ * the card scheme rejected after Adyen sent it),
  * NOTIFICATION_OF_CHARGEBACK and CHARGEBACK (a dispute opened), CHARGEBACK_REVERSED,
  * SECOND_CHARGEBACK, PREARBITRATION_WON / _LOST (its end). Others map to nothing.
  */
@@ -59,6 +61,22 @@ const invalid = (reason: "signature" | "malformed", message: string) =>
 const reasonOf = (item: Item): string =>
   item.reason || item.additionalData?.chargebackReasonCode || "unknown"
 
+/** A refund (the item's `pspReference`) that moved no money after all. */
+const refundFailed = (
+  item: Item,
+  id: string,
+  occurredAt: number,
+  paymentReference: string
+): Notification => ({
+  _tag: "RefundFailed",
+  id,
+  occurredAt,
+  refundReference: item.pspReference,
+  paymentReference,
+  code: item.eventCode === "REFUND" ? "refund_failed" : "refund_rejected_by_scheme",
+  message: item.reason || "Adyen could not complete the refund."
+})
+
 /** The notifications one verified item stands for. */
 const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
   const id = `${item.pspReference}:${item.eventCode}:${item.success}`
@@ -90,7 +108,8 @@ const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
             }
       ]
     case "REFUND":
-      // A refund Adyen could not make (success false) moved no money: nothing to record.
+      // Adyen's refund call only says it was received: success false is a refund that failed
+      // after Levy recorded it made, so it moved no money and Levy gives its amounts back.
       return succeeded
         ? [
             {
@@ -104,7 +123,9 @@ const notificationsOf = (item: Item): ReadonlyArray<Notification> => {
               idempotencyKey: item.merchantReference || null
             }
           ]
-        : []
+        : [refundFailed(item, id, occurredAt, paymentReference)]
+    case "REFUND_FAILED":
+      return [refundFailed(item, id, occurredAt, paymentReference)]
     case "NOTIFICATION_OF_CHARGEBACK":
     case "CHARGEBACK": {
       // A CHARGEBACK may come with no NOTIFICATION_OF_CHARGEBACK before it: it opens the

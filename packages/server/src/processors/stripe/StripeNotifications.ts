@@ -1,8 +1,8 @@
 /**
  * Stripe webhook events as the port's notifications. The signature is checked by the `stripe`
  * SDK over the exact raw body; the events Levy acts on are disputes (`charge.dispute.*`),
- * refunds (`refund.created`, and `charge.refunded` when its charge lists the refunds), and
- * late payment outcomes (`payment_intent.succeeded` / `payment_failed`). Others map to nothing.
+ * refunds (`refund.created`, and `charge.refunded` when its charge lists the refunds), a
+ * refund failing after Stripe accepted it (`refund.failed`), and late payment outcomes (`payment_intent.succeeded` / `payment_failed`). Others map to nothing.
  */
 import type Stripe from "stripe"
 import type { DisputeStatus, Notification } from "../PaymentProcessor.js"
@@ -59,6 +59,29 @@ const fromRefund = (event: Stripe.Event, refund: Stripe.Refund): Notification =>
   idempotencyKey: refund.metadata?.[IDEMPOTENCY_METADATA] ?? null
 })
 
+/** Why Stripe failed a refund, in words (its `failure_reason` codes, Refunds API reference). */
+const FAILURE_MESSAGES: Readonly<Record<string, string>> = {
+  lost_or_stolen_card: "The card was reported lost or stolen.",
+  expired_or_canceled_card: "The card expired or was canceled.",
+  charge_for_pending_refund_disputed: "The charge was disputed while the refund was pending.",
+  insufficient_funds: "The Stripe balance could not cover the refund.",
+  declined: "The card's issuer declined the refund.",
+  merchant_request: "The refund was canceled at the merchant's request."
+}
+
+const fromFailedRefund = (event: Stripe.Event, refund: Stripe.Refund): Notification => {
+  const code = refund.failure_reason ?? "unknown"
+  return {
+    _tag: "RefundFailed",
+    id: event.id,
+    occurredAt: event.created,
+    refundReference: refund.id,
+    paymentReference: idOf(refund.payment_intent) ?? idOf(refund.charge) ?? "",
+    code,
+    message: FAILURE_MESSAGES[code] ?? "Stripe could not complete the refund."
+  }
+}
+
 const fromPaymentIntent = (event: Stripe.Event, intent: Stripe.PaymentIntent): Notification => {
   const base = {
     id: event.id,
@@ -88,6 +111,8 @@ export const notificationsOf = (event: Stripe.Event): ReadonlyArray<Notification
       return [fromDispute(event, event.data.object)]
     case "refund.created":
       return [fromRefund(event, event.data.object)]
+    case "refund.failed":
+      return [fromFailedRefund(event, event.data.object)]
     case "charge.refunded": {
       // Since API version 2022-11-15 a charge no longer lists its refunds unless expanded, so
       // this event usually carries none; `refund.created` then says which refund it was.
