@@ -25,6 +25,13 @@ export const Refund = Schema.Struct({
   }),
   currency: CurrencyCode,
   status: Schema.Literal("pending", "succeeded", "failed"),
+  failureCode: Schema.optional(Schema.String).annotations({
+    description:
+      "When `failed`: why, in the processor's words as Levy normalizes them (e.g. `refund_failed`, `expired_or_canceled_card`)."
+  }),
+  failureMessage: Schema.optional(Schema.String).annotations({
+    description: "When `failed`: a sentence fit to show the merchant."
+  }),
   reason: Schema.NullOr(RefundReason),
   created: Timestamp,
   livemode: Livemode

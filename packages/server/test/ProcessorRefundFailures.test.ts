@@ -88,7 +88,15 @@ for (const [storeName, makeStore] of STORES) {
       await fake.settled()
       fake.setWebhook(undefined)
 
-      expect(await refundsOf(charge.id)).toMatchObject([{ id: refund.id, status: "failed" }])
+      // The API says why, like a failed charge.
+      expect(await refundsOf(charge.id)).toMatchObject([
+        {
+          id: refund.id,
+          status: "failed",
+          failureCode: "expired_or_canceled_card",
+          failureMessage: "The card expired or was canceled."
+        }
+      ])
       const stored = await run(
         Effect.flatMap(ChargeRepository, (c) => c.leaseRefund(TEST, refund.id, 0))
       )
@@ -101,7 +109,12 @@ for (const [storeName, makeStore] of STORES) {
         refunded: false
       })
       expect(await failedEventsAbout(refund.id)).toMatchObject([
-        { type: "refund.failed", data: { object: { object: "refund", status: "failed" } } }
+        {
+          type: "refund.failed",
+          data: {
+            object: { object: "refund", status: "failed", failureCode: "expired_or_canceled_card" }
+          }
+        }
       ])
 
       // The same event delivered again: nothing changes twice.
