@@ -4,7 +4,9 @@
  */
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
+import * as Edge from "../src/http/Edge.js"
+import * as EdgeConfig from "../src/http/EdgeConfig.js"
 import * as KeyResolver from "../src/KeyResolver.js"
 import { call, KEYS, LIVE_SECRET, PUBLISHABLE, type Running, SECRET, start } from "./support.js"
 
@@ -438,6 +440,24 @@ describe("request targets that do not start with a single '/'", () => {
         })
         expectError(reply, 404, { type: "invalid_request_error", code: "route_not_found" })
       }
+    }
+  })
+})
+
+describe("a database failure that reaches the edge unmapped", () => {
+  it("is a 503 in the error shape, logged as unexpected, never a 500", () => {
+    // Seen under a PostgreSQL restart (reliability/outage.test.ts): a raw SqlError ("Client has
+    // encountered a connection error and is not queryable") became a 500 internal_error.
+    for (const _tag of ["SqlError", "StorageError"]) {
+      const failure = Edge.failureOf(
+        Cause.fail({ _tag, message: "Connection terminated unexpectedly" }),
+        { method: "POST", url: "/v1/charges" },
+        Edge.servedRoutes,
+        EdgeConfig.defaults
+      )
+      expect(failure.status, _tag).toBe(503)
+      expect(failure.body).toMatchObject({ error: { type: "api_error" } })
+      expect(failure.unexpected, _tag).toBe(true)
     }
   })
 })

@@ -120,6 +120,17 @@ export const toLevyError = (
     }
     case "RequestError":
       return { error: unreadableBody((error as { cause?: unknown }).cause, options.maxBodyBytes) }
+    // A database failure that reached the edge unmapped (logged as unexpected, to be mapped
+    // where it arose) is still what it is: the service is unavailable, not broken, and the
+    // client may retry. A 500 would tell it the opposite.
+    case "SqlError":
+    case "StorageError":
+      return {
+        error: new ApiError.ServiceUnavailableError({
+          message:
+            "The service is temporarily unavailable; retry later with the same Idempotency-Key."
+        })
+      }
     default:
       return {
         error: new ApiError.ApiError({ message: "An internal error occurred; please retry." })
