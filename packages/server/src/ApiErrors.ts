@@ -4,58 +4,17 @@
  * error shape; the HTTP handlers and `Levy` in-process answer through here.
  */
 import { ApiError } from "@levy/api"
-import type { FeeError } from "@levy/core"
-import type { IdempotencyKeyInUse, IdempotencyKeyReused, StorageError } from "@levy/storage"
 import { Effect } from "effect"
-import type {
-  CardMismatch,
-  ChargeFailed,
-  FeeNotCompliant,
-  OutcomeUnknown,
-  ProcessorChanged,
-  ProcessorNotConfigured
-} from "./charges/ChargeErrors.js"
 import * as ChargePhases from "./charges/ChargePhases.js"
+import type { CreateChargeError } from "./charges/createCharge.js"
 import * as ProcessorErrors from "./charges/ProcessorErrors.js"
 import { unavailable } from "./feeConfigs/Config.js"
 import * as OtherMode from "./http/OtherMode.js"
-import type {
-  ProcessorRefused,
-  ProcessorUnavailable,
-  SourceInvalid
-} from "./processors/PaymentProcessor.js"
-import type {
-  ChargeDisputed,
-  ChargeNotFound,
-  RefundContended,
-  RefundExceedsCharge,
-  RefundFailed,
-  RefundNotPossible
-} from "./refunds/RefundErrors.js"
+import type { CreateRefundError } from "./refunds/createRefund.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
 
-/** Every failure a workflow may end with. */
-export type DomainError =
-  | ProcessorNotConfigured
-  | CardMismatch
-  | FeeNotCompliant
-  | FeeError
-  | SourceInvalid
-  | ProcessorRefused
-  | ProcessorUnavailable
-  | OutcomeUnknown
-  | ChargeFailed
-  | ProcessorChanged
-  | IdempotencyKeyReused
-  | IdempotencyKeyInUse
-  | StorageError
-  | ChargeNotFound
-  | ChargeDisputed
-  | RefundNotPossible
-  | RefundExceedsCharge
-  | RefundContended
-  | RefundFailed
-  | ApiError.LevyError
+/** Every failure a workflow may end with: its own unions, and the API's errors as they are. */
+export type DomainError = CreateChargeError | CreateRefundError | ApiError.LevyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
 interface ApiErrorMap {
