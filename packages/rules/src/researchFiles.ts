@@ -86,14 +86,34 @@ import r83 from "../research/US-MA.json" with { type: "json" }
 import r84 from "../research/US-ME.json" with { type: "json" }
 import r85 from "../research/US-MN.json" with { type: "json" }
 import r86 from "../research/US-MP.json" with { type: "json" }
-import r87 from "../research/US-NJ.json" with { type: "json" }
-import r88 from "../research/US-NY.json" with { type: "json" }
-import r89 from "../research/US-OK.json" with { type: "json" }
-import r90 from "../research/US-TX.json" with { type: "json" }
-import r91 from "../research/US-UT.json" with { type: "json" }
-import r92 from "../research/US-VI.json" with { type: "json" }
-import r93 from "../research/VN.json" with { type: "json" }
-import r94 from "../research/ZA.json" with { type: "json" }
+import r87 from "../research/US-NC.json" with { type: "json" }
+import r88 from "../research/US-ND.json" with { type: "json" }
+import r89 from "../research/US-NE.json" with { type: "json" }
+import r90 from "../research/US-NH.json" with { type: "json" }
+import r91 from "../research/US-NJ.json" with { type: "json" }
+import r92 from "../research/US-NM.json" with { type: "json" }
+import r93 from "../research/US-NV.json" with { type: "json" }
+import r94 from "../research/US-NY.json" with { type: "json" }
+import r95 from "../research/US-OH.json" with { type: "json" }
+import r96 from "../research/US-OK.json" with { type: "json" }
+import r97 from "../research/US-OR.json" with { type: "json" }
+import r98 from "../research/US-PA.json" with { type: "json" }
+import r99 from "../research/US-PR.json" with { type: "json" }
+import r100 from "../research/US-RI.json" with { type: "json" }
+import r101 from "../research/US-SC.json" with { type: "json" }
+import r102 from "../research/US-SD.json" with { type: "json" }
+import r103 from "../research/US-TN.json" with { type: "json" }
+import r104 from "../research/US-TX.json" with { type: "json" }
+import r105 from "../research/US-UT.json" with { type: "json" }
+import r106 from "../research/US-VA.json" with { type: "json" }
+import r107 from "../research/US-VI.json" with { type: "json" }
+import r108 from "../research/US-VT.json" with { type: "json" }
+import r109 from "../research/US-WA.json" with { type: "json" }
+import r110 from "../research/US-WI.json" with { type: "json" }
+import r111 from "../research/US-WV.json" with { type: "json" }
+import r112 from "../research/US-WY.json" with { type: "json" }
+import r113 from "../research/VN.json" with { type: "json" }
+import r114 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -184,12 +204,32 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "US-ME.json", json: r84 },
   { file: "US-MN.json", json: r85 },
   { file: "US-MP.json", json: r86 },
-  { file: "US-NJ.json", json: r87 },
-  { file: "US-NY.json", json: r88 },
-  { file: "US-OK.json", json: r89 },
-  { file: "US-TX.json", json: r90 },
-  { file: "US-UT.json", json: r91 },
-  { file: "US-VI.json", json: r92 },
-  { file: "VN.json", json: r93 },
-  { file: "ZA.json", json: r94 }
+  { file: "US-NC.json", json: r87 },
+  { file: "US-ND.json", json: r88 },
+  { file: "US-NE.json", json: r89 },
+  { file: "US-NH.json", json: r90 },
+  { file: "US-NJ.json", json: r91 },
+  { file: "US-NM.json", json: r92 },
+  { file: "US-NV.json", json: r93 },
+  { file: "US-NY.json", json: r94 },
+  { file: "US-OH.json", json: r95 },
+  { file: "US-OK.json", json: r96 },
+  { file: "US-OR.json", json: r97 },
+  { file: "US-PA.json", json: r98 },
+  { file: "US-PR.json", json: r99 },
+  { file: "US-RI.json", json: r100 },
+  { file: "US-SC.json", json: r101 },
+  { file: "US-SD.json", json: r102 },
+  { file: "US-TN.json", json: r103 },
+  { file: "US-TX.json", json: r104 },
+  { file: "US-UT.json", json: r105 },
+  { file: "US-VA.json", json: r106 },
+  { file: "US-VI.json", json: r107 },
+  { file: "US-VT.json", json: r108 },
+  { file: "US-WA.json", json: r109 },
+  { file: "US-WI.json", json: r110 },
+  { file: "US-WV.json", json: r111 },
+  { file: "US-WY.json", json: r112 },
+  { file: "VN.json", json: r113 },
+  { file: "ZA.json", json: r114 }
 ]
