@@ -101,8 +101,20 @@ describe("the jurisdictions with no state rule: the networks' rules decide", () 
   // Attorney General: "Michigan does not have any such law"; HB 1930's findings (Hawaii): existing
   // protections "do not extend to, cap, or directly regulate surcharges"; processors' guides.
   const noStateRule = [
-    "US-AK", "US-AL", "US-AR", "US-AZ", "US-DE", "US-HI", "US-IA", "US-ID",
-    "US-IN", "US-KY", "US-MD", "US-MI", "US-MO", "US-MS"
+    "US-AK",
+    "US-AL",
+    "US-AR",
+    "US-AZ",
+    "US-DE",
+    "US-HI",
+    "US-IA",
+    "US-ID",
+    "US-IN",
+    "US-KY",
+    "US-MD",
+    "US-MI",
+    "US-MO",
+    "US-MS"
   ]
 
   it("Visa 3 % on a credit card is compliant, 3.01 % is not; debit is refused", () => {
@@ -118,10 +130,25 @@ describe("the jurisdictions with no state rule: the networks' rules decide", () 
 
 describe("the re-checked records decide, with the confidence the research supports", () => {
   const expected: Record<string, "high" | "medium" | "low"> = {
-    "US-AK": "low", "US-AL": "low", "US-AR": "low", "US-AZ": "low", "US-DC": "medium",
-    "US-DE": "low", "US-FL": "medium", "US-GA": "medium", "US-HI": "medium", "US-IA": "low",
-    "US-ID": "low", "US-IN": "low", "US-KY": "low", "US-LA": "medium", "US-MD": "low",
-    "US-MI": "medium", "US-MO": "low", "US-MS": "low", "US-MT": "low"
+    "US-AK": "low",
+    "US-AL": "low",
+    "US-AR": "low",
+    "US-AZ": "low",
+    "US-DC": "medium",
+    "US-DE": "low",
+    "US-FL": "medium",
+    "US-GA": "medium",
+    "US-HI": "medium",
+    "US-IA": "low",
+    "US-ID": "low",
+    "US-IN": "low",
+    "US-KY": "low",
+    "US-LA": "medium",
+    "US-MD": "low",
+    "US-MI": "medium",
+    "US-MO": "low",
+    "US-MS": "low",
+    "US-MT": "low"
   }
 
   it("today's rule of each code is a research record, not the dataset's", () => {
