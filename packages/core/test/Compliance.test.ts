@@ -53,6 +53,16 @@ const ruleOf = (code: string, effectiveFrom?: string | null): Rule => {
   return found
 }
 
+/**
+ * Florida's version in force today, the plain permissive place the override cases start from
+ * (allowed since Dana's Railroad Supply, 11th Cir. 2015-11-04; the version before it is the
+ * § 501.0117 ban). Its research clauses are dropped so that an override's flat terms decide.
+ */
+const floridaToday = (): Rule => {
+  const { clauses: _, ...rule } = ruleOf("US-FL", "2015-11-04")
+  return rule
+}
+
 describe("every reason code has a case from the data", () => {
   const cases: ReadonlyArray<readonly [string, Input, Compliance.ReasonCode]> = [
     [
@@ -117,7 +127,7 @@ describe("every reason code has a case from the data", () => {
   })
 
   it("flat_fee_over_limit: an account's maxFlatFee", () => {
-    const capped = Ruleset.override(R, [{ ...ruleOf("US-FL"), maxFlatFee: 1 }], "flat_cap")
+    const capped = Ruleset.override(R, [{ ...floridaToday(), maxFlatFee: 1 }], "flat_cap")
     const v = check({ region: "US-FL", cardType: "credit", flatFee: flat("1.01") }, capped)
     expect(v.reasonCode).toBe("flat_fee_over_limit")
   })
@@ -604,7 +614,7 @@ describe("effective dates", () => {
   it("an answer for a later day never stands in for today's (an account's future version)", () => {
     const custom = Ruleset.override(
       R,
-      [{ ...ruleOf("US-FL"), effectiveFrom: "2099-01-01", status: "prohibited", cardTypes: [] }],
+      [{ ...floridaToday(), effectiveFrom: "2099-01-01", status: "prohibited", cardTypes: [] }],
       "future_ban"
     )
     const i = { region: "US-FL", cardType: "credit" as const, amount: 10_000, fee: 200 }
@@ -836,7 +846,7 @@ describe("adjustToCompliant and charges", () => {
 
 describe("custom rulesets", () => {
   it("Ruleset.override: US-FL capped at 1 % changes the answer and names the override", () => {
-    const custom = Ruleset.override(R, [{ ...ruleOf("US-FL"), maxPercentage: 1 }], "acct_fl_1pct")
+    const custom = Ruleset.override(R, [{ ...floridaToday(), maxPercentage: 1 }], "acct_fl_1pct")
     expect(custom.version).toBe(`${R.version}+acct_fl_1pct`)
     expect(on100("US-FL", 101).compliant).toBe(true)
     const v = check(
@@ -854,7 +864,7 @@ describe("custom rulesets", () => {
   })
 
   it("maxFlatFee via an override → flat_fee_over_limit, with and without an amount", () => {
-    const custom = Ruleset.override(R, [{ ...ruleOf("US-FL"), maxFlatFee: 1 }], "flat1")
+    const custom = Ruleset.override(R, [{ ...floridaToday(), maxFlatFee: 1 }], "flat1")
     const at = (f: string, amount?: number) =>
       check({ region: "US-FL", cardType: "credit", flatFee: flat(f), amount }, custom)
     expect(at("1").compliant).toBe(true)
@@ -902,7 +912,7 @@ describe("custom rulesets", () => {
       expect(v.rulesetVersion).toBe(`${R.version}+acct_1`)
     }).pipe(
       Effect.provide(
-        ComplianceRules.withOverrides([{ ...ruleOf("US-FL"), maxPercentage: 1 }], "acct_1")
+        ComplianceRules.withOverrides([{ ...floridaToday(), maxPercentage: 1 }], "acct_1")
       )
     )
   )

@@ -50,7 +50,10 @@ describe("RulesetDiff between 1.0.0 and 1.1.0", () => {
 })
 
 describe("RulesetDiff on made-up rules", () => {
-  const fl = Ruleset.DEFAULT.rules.find((r) => r.code === "US-FL")!
+  // Florida's version in force today (since Dana's Railroad Supply, 2015-11-04).
+  const { clauses: _, ...fl } = Ruleset.DEFAULT.rules.find(
+    (r) => r.code === "US-FL" && r.effectiveFrom === "2015-11-04"
+  )!
   const make = (rules: ReadonlyArray<Rule>) => Ruleset.make(rules, "x")
 
   it("a changed cap is its field; a new dated version is an effective-date change; a new source is listed", () => {
@@ -62,7 +65,7 @@ describe("RulesetDiff on made-up rules", () => {
       kind: "place",
       change: "changed",
       fields: ["maxPercentage", "sources"],
-      effectiveDates: { before: ["— → —"], after: ["— → —", "2030-01-01 → —"] },
+      effectiveDates: { before: ["2015-11-04 → —"], after: ["2015-11-04 → —", "2030-01-01 → —"] },
       sources: { added: ["https://x.test/a"], removed: [] }
     })
   })
