@@ -564,11 +564,14 @@ describe("effective dates", () => {
   })
 
   it("no rule known on a date → legal_uncertainty, naming that date (US-PR before 2008-08-04)", () => {
-    const v = at("US-PR", 200, "2008-08-03")
+    // A Discover card: Visa's and Mastercard's no-surcharge rules bound before 2013-01-27
+    // (SmartBrief: "effective Jan. 27, 2013 ... permitted"), which would answer first.
+    const discover = { cardNetwork: "discover" }
+    const v = at("US-PR", 200, "2008-08-03", discover)
     expect(v.reasonCode).toBe("legal_uncertainty")
     expect(v.reason).toContain("2008-08-03")
     // The message names the day asked about, not one asked about before.
-    expect(at("US-PR", 200, "2008-08-02").reason).toContain("2008-08-02")
+    expect(at("US-PR", 200, "2008-08-02", discover).reason).toContain("2008-08-02")
   })
 
   it("US-KS: the 1986 ban until CardX (2021-02-25), then allowed (research record, 2026-11)", () => {

@@ -1,0 +1,69 @@
+/**
+ * The US federal record and the US card-network rules, and the EU/EEA records of group C, as
+ * re-checked in 2026-11 (issue 14). The source each expectation rests on is quoted beside it;
+ * the research record carries its URL.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { on100, pct, today } from "./lawCases.js"
+
+const visa = { cardNetwork: "visa" }
+const mastercard = { cardNetwork: "mastercard" }
+const discover = { cardNetwork: "discover" }
+const amex = { cardNetwork: "amex" }
+const cost = (percent: string) => ({ costOfAcceptance: pct(percent) })
+
+describe("US networks: the 2013 settlement's rule change, Visa's 3 % from 2023-04-15", () => {
+  it("before 2013-01-27 Visa and Mastercard barred surcharges (SmartBrief: 'effective Jan. 27, 2013 ... permitted')", () => {
+    expect(on100("US-AL", 200, "2013-01-26", visa).reasonCode).toBe("fees_prohibited")
+    expect(on100("US-AL", 200, "2013-01-26", mastercard).reasonCode).toBe("fees_prohibited")
+    expect(on100("US-AL", 200, "2013-01-27", visa).compliant).toBe(true)
+  })
+
+  it("Visa: 4 % until 2023-04-14, 3 % from 2023-04-15 ('lowered from 4% to 3%')", () => {
+    expect(on100("US-AL", 400, "2023-04-14", visa).compliant).toBe(true)
+    expect(on100("US-AL", 301, "2023-04-15", visa).reasonCode).toBe("network_cap_exceeded")
+    expect(on100("US-AL", 300, today, visa).compliant).toBe(true)
+  })
+
+  it("Visa: the lower of the MDR and 3 % ('or 3% whichever is lowest')", () => {
+    expect(on100("US-AL", 251, today, { ...visa, ...cost("2.5") }).reasonCode).toBe(
+      "over_cost_of_acceptance"
+    )
+  })
+
+  it("Mastercard: still 4 % ('stands at 4%'); no lowering found", () => {
+    expect(on100("US-AL", 400, today, mastercard).compliant).toBe(true)
+    expect(on100("US-AL", 401, today, mastercard).reasonCode).toBe("network_cap_exceeded")
+  })
+
+  it("debit and prepaid never surcharged ('debit cards and prepaid cards cannot be surcharged')", () => {
+    for (const network of [visa, mastercard, discover, {}]) {
+      expect(on100("US", 100, today, { ...network, cardType: "debit" }).reasonCode).toBe(
+        "card_type_not_allowed"
+      )
+      expect(on100("US", 100, today, { ...network, cardType: "prepaid" }).reasonCode).toBe(
+        "card_type_not_allowed"
+      )
+    }
+  })
+
+  it("Discover: at cost, no percentage cap ('Not greater than the cost of acceptance')", () => {
+    expect(on100("US-AL", 450, today, { ...discover, ...cost("4.5") }).compliant).toBe(true)
+    expect(on100("US-AL", 451, today, { ...discover, ...cost("4.5") }).reasonCode).toBe(
+      "over_cost_of_acceptance"
+    )
+  })
+
+  it("Amex: not above the other brands' surcharge, read as Visa's 3 %", () => {
+    expect(on100("US-AL", 301, today, amex).reasonCode).toBe("network_cap_exceeded")
+  })
+
+  it("the November 2025 settlement is only proposed: no premium-card change modelled", () => {
+    // The Yeeld: "this settlement hasn't been approved"; Talli: "only after final court approval".
+    expect(on100("US-AL", 301, "2027-06-01", visa).reasonCode).toBe("network_cap_exceeded")
+  })
+
+  it("a state ban still binds on top (US-CT)", () => {
+    expect(on100("US-CT", 100, today, visa).reasonCode).toBe("fees_prohibited")
+  })
+})
