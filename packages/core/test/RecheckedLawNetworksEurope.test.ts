@@ -67,3 +67,12 @@ describe("US networks: the 2013 settlement's rule change, Visa's 3 % from 2023-0
     expect(on100("US-CT", 100, today, visa).reasonCode).toBe("fees_prohibited")
   })
 })
+
+describe("DE: § 312a Abs. 4 Nr. 2 BGB, the cost cap outside § 270a", () => {
+  it("a consumer Amex card: 'über die Kosten hinausgeht, die dem Unternehmer ... entstehen' is void", () => {
+    expect(on100("DE", 120, today, { ...amex, ...cost("1.2") }).compliant).toBe(true)
+    expect(on100("DE", 121, today, { ...amex, ...cost("1.2") }).reasonCode).toBe(
+      "over_cost_of_acceptance"
+    )
+  })
+})
