@@ -76,3 +76,24 @@ describe("DE: § 312a Abs. 4 Nr. 2 BGB, the cost cap outside § 270a", () => {
     )
   })
 })
+
+describe("CY: the ban from L. 31(I)/2018's commencement, 2018-04-18", () => {
+  it("before ('came into force on April 18, 2018'): not researched, legal uncertainty", () => {
+    expect(on100("CY", 100, "2018-04-17", visa).reasonCode).toBe("legal_uncertainty")
+  })
+
+  it("from 2018-04-18: 'the beneficiary is not allowed to request charges', Amex too", () => {
+    expect(on100("CY", 100, "2018-04-18", visa).reasonCode).toBe("fees_prohibited")
+    expect(on100("CY", 100, today, { ...amex, ...cost("2") }).reasonCode).toBe("fees_prohibited")
+  })
+})
+
+describe("AT: ZaDiG 2018 from 2018-06-01 ('Das ZaDiG 2018 tritt am 01.06.2018 in Kraft')", () => {
+  it("every card, commercial Amex included, before and after the new act", () => {
+    const business = { cardholder: "business" as const }
+    expect(on100("AT", 100, "2018-05-31", { ...amex, ...business }).reasonCode).toBe(
+      "fees_prohibited"
+    )
+    expect(on100("AT", 100, today, { ...amex, ...business }).reasonCode).toBe("fees_prohibited")
+  })
+})
