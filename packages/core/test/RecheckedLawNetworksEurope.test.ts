@@ -19,6 +19,17 @@ describe("US networks: the 2013 settlement's rule change, Visa's 3 % from 2023-0
     expect(on100("US-AL", 200, "2013-01-27", visa).compliant).toBe(true)
   })
 
+  it("Mastercard: 4 % from 2013-01-27 ('up to a cap of 4 percent')", () => {
+    expect(on100("US-AL", 400, "2013-01-27", mastercard).compliant).toBe(true)
+    expect(on100("US-AL", 401, "2013-01-27", mastercard).reasonCode).toBe("network_cap_exceeded")
+  })
+
+  it("US federal law before 2013-01-27 is not modelled (the 1976 TILA ban 'lapsed' in 1984)", () => {
+    // Discover's rule has no dated ban, so the federal record's own verdict shows.
+    expect(on100("US-AL", 200, "2013-01-26", discover).reasonCode).toBe("legal_uncertainty")
+    expect(on100("US-AL", 200, "2013-01-27", { ...discover, ...cost("2") }).compliant).toBe(true)
+  })
+
   it("Visa: 4 % until 2023-04-14, 3 % from 2023-04-15 ('lowered from 4% to 3%')", () => {
     expect(on100("US-AL", 400, "2023-04-14", visa).compliant).toBe(true)
     expect(on100("US-AL", 301, "2023-04-15", visa).reasonCode).toBe("network_cap_exceeded")
