@@ -573,12 +573,22 @@ describe("effective dates", () => {
     expect(at("US-OK", 201, "2025-11-01").reasonCode).toBe("percentage_over_limit")
   })
 
-  it("no rule known on a date → legal_uncertainty, naming that date (US-PR before 2008-08-04)", () => {
-    const v = at("US-PR", 200, "2008-08-03")
+  it("no rule known on a date → legal_uncertainty, naming that date (a rule that starts later)", () => {
+    // A place whose only version starts on 2030-01-01, alone in its ruleset. The shipped places
+    // are being dated back to 1900 as they are re-checked (US since the network re-check: before
+    // 2013-01-27 its law is uncertain and the Visa and Mastercard no-surcharge rules bind), so a
+    // gap is made here rather than looked for in the data.
+    const later = Ruleset.make(
+      [{ ...ruleOf("US-FL"), effectiveFrom: "2030-01-01", effectiveUntil: null }],
+      "starts_later"
+    )
+    const i = { region: "US-FL", cardType: "credit" as const, amount: 10_000, fee: 200 }
+    const v = check({ ...i, date: "2029-12-31" }, later)
     expect(v.reasonCode).toBe("legal_uncertainty")
-    expect(v.reason).toContain("2008-08-03")
+    expect(v.reason).toContain("2029-12-31")
     // The message names the day asked about, not one asked about before.
-    expect(at("US-PR", 200, "2008-08-02").reason).toContain("2008-08-02")
+    expect(check({ ...i, date: "2029-12-30" }, later).reason).toContain("2029-12-30")
+    expect(check({ ...i, date: "2030-01-01" }, later).reasonCode).not.toBe("legal_uncertainty")
   })
 
   it("US-KS: the 1986 ban until CardX (2021-02-25), then allowed (research record, 2026-11)", () => {

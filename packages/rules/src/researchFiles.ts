@@ -75,44 +75,30 @@ import r72 from "../research/SK.json" with { type: "json" }
 import r73 from "../research/TH.json" with { type: "json" }
 import r74 from "../research/TR.json" with { type: "json" }
 import r75 from "../research/TW.json" with { type: "json" }
-import r76 from "../research/US-AK.json" with { type: "json" }
-import r77 from "../research/US-AL.json" with { type: "json" }
-import r78 from "../research/US-AR.json" with { type: "json" }
-import r79 from "../research/US-AS.json" with { type: "json" }
-import r80 from "../research/US-AZ.json" with { type: "json" }
-import r81 from "../research/US-CA.json" with { type: "json" }
-import r82 from "../research/US-CO.json" with { type: "json" }
-import r83 from "../research/US-CT.json" with { type: "json" }
-import r84 from "../research/US-DC.json" with { type: "json" }
-import r85 from "../research/US-DE.json" with { type: "json" }
-import r86 from "../research/US-FL.json" with { type: "json" }
-import r87 from "../research/US-GA.json" with { type: "json" }
-import r88 from "../research/US-GU.json" with { type: "json" }
-import r89 from "../research/US-HI.json" with { type: "json" }
-import r90 from "../research/US-IA.json" with { type: "json" }
-import r91 from "../research/US-ID.json" with { type: "json" }
-import r92 from "../research/US-IL.json" with { type: "json" }
-import r93 from "../research/US-IN.json" with { type: "json" }
-import r94 from "../research/US-KS.json" with { type: "json" }
-import r95 from "../research/US-KY.json" with { type: "json" }
-import r96 from "../research/US-LA.json" with { type: "json" }
-import r97 from "../research/US-MA.json" with { type: "json" }
-import r98 from "../research/US-MD.json" with { type: "json" }
-import r99 from "../research/US-ME.json" with { type: "json" }
-import r100 from "../research/US-MI.json" with { type: "json" }
-import r101 from "../research/US-MN.json" with { type: "json" }
-import r102 from "../research/US-MO.json" with { type: "json" }
-import r103 from "../research/US-MP.json" with { type: "json" }
-import r104 from "../research/US-MS.json" with { type: "json" }
-import r105 from "../research/US-MT.json" with { type: "json" }
-import r106 from "../research/US-NJ.json" with { type: "json" }
-import r107 from "../research/US-NY.json" with { type: "json" }
-import r108 from "../research/US-OK.json" with { type: "json" }
-import r109 from "../research/US-TX.json" with { type: "json" }
-import r110 from "../research/US-UT.json" with { type: "json" }
-import r111 from "../research/US-VI.json" with { type: "json" }
-import r112 from "../research/VN.json" with { type: "json" }
-import r113 from "../research/ZA.json" with { type: "json" }
+import r76 from "../research/US.json" with { type: "json" }
+import r77 from "../research/US-AS.json" with { type: "json" }
+import r78 from "../research/US-CA.json" with { type: "json" }
+import r79 from "../research/US-CO.json" with { type: "json" }
+import r80 from "../research/US-CT.json" with { type: "json" }
+import r81 from "../research/US-GU.json" with { type: "json" }
+import r82 from "../research/US-IL.json" with { type: "json" }
+import r83 from "../research/US-KS.json" with { type: "json" }
+import r84 from "../research/US-MA.json" with { type: "json" }
+import r85 from "../research/US-ME.json" with { type: "json" }
+import r86 from "../research/US-MN.json" with { type: "json" }
+import r87 from "../research/US-MP.json" with { type: "json" }
+import r88 from "../research/US-NETWORK-AMEX.json" with { type: "json" }
+import r89 from "../research/US-NETWORK-DISCOVER-AMEX.json" with { type: "json" }
+import r90 from "../research/US-NETWORK-MASTERCARD.json" with { type: "json" }
+import r91 from "../research/US-NETWORK-VISA.json" with { type: "json" }
+import r92 from "../research/US-NJ.json" with { type: "json" }
+import r93 from "../research/US-NY.json" with { type: "json" }
+import r94 from "../research/US-OK.json" with { type: "json" }
+import r95 from "../research/US-TX.json" with { type: "json" }
+import r96 from "../research/US-UT.json" with { type: "json" }
+import r97 from "../research/US-VI.json" with { type: "json" }
+import r98 from "../research/VN.json" with { type: "json" }
+import r99 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -192,42 +178,28 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "TH.json", json: r73 },
   { file: "TR.json", json: r74 },
   { file: "TW.json", json: r75 },
-  { file: "US-AK.json", json: r76 },
-  { file: "US-AL.json", json: r77 },
-  { file: "US-AR.json", json: r78 },
-  { file: "US-AS.json", json: r79 },
-  { file: "US-AZ.json", json: r80 },
-  { file: "US-CA.json", json: r81 },
-  { file: "US-CO.json", json: r82 },
-  { file: "US-CT.json", json: r83 },
-  { file: "US-DC.json", json: r84 },
-  { file: "US-DE.json", json: r85 },
-  { file: "US-FL.json", json: r86 },
-  { file: "US-GA.json", json: r87 },
-  { file: "US-GU.json", json: r88 },
-  { file: "US-HI.json", json: r89 },
-  { file: "US-IA.json", json: r90 },
-  { file: "US-ID.json", json: r91 },
-  { file: "US-IL.json", json: r92 },
-  { file: "US-IN.json", json: r93 },
-  { file: "US-KS.json", json: r94 },
-  { file: "US-KY.json", json: r95 },
-  { file: "US-LA.json", json: r96 },
-  { file: "US-MA.json", json: r97 },
-  { file: "US-MD.json", json: r98 },
-  { file: "US-ME.json", json: r99 },
-  { file: "US-MI.json", json: r100 },
-  { file: "US-MN.json", json: r101 },
-  { file: "US-MO.json", json: r102 },
-  { file: "US-MP.json", json: r103 },
-  { file: "US-MS.json", json: r104 },
-  { file: "US-MT.json", json: r105 },
-  { file: "US-NJ.json", json: r106 },
-  { file: "US-NY.json", json: r107 },
-  { file: "US-OK.json", json: r108 },
-  { file: "US-TX.json", json: r109 },
-  { file: "US-UT.json", json: r110 },
-  { file: "US-VI.json", json: r111 },
-  { file: "VN.json", json: r112 },
-  { file: "ZA.json", json: r113 }
+  { file: "US.json", json: r76 },
+  { file: "US-AS.json", json: r77 },
+  { file: "US-CA.json", json: r78 },
+  { file: "US-CO.json", json: r79 },
+  { file: "US-CT.json", json: r80 },
+  { file: "US-GU.json", json: r81 },
+  { file: "US-IL.json", json: r82 },
+  { file: "US-KS.json", json: r83 },
+  { file: "US-MA.json", json: r84 },
+  { file: "US-ME.json", json: r85 },
+  { file: "US-MN.json", json: r86 },
+  { file: "US-MP.json", json: r87 },
+  { file: "US-NETWORK-AMEX.json", json: r88 },
+  { file: "US-NETWORK-DISCOVER-AMEX.json", json: r89 },
+  { file: "US-NETWORK-MASTERCARD.json", json: r90 },
+  { file: "US-NETWORK-VISA.json", json: r91 },
+  { file: "US-NJ.json", json: r92 },
+  { file: "US-NY.json", json: r93 },
+  { file: "US-OK.json", json: r94 },
+  { file: "US-TX.json", json: r95 },
+  { file: "US-UT.json", json: r96 },
+  { file: "US-VI.json", json: r97 },
+  { file: "VN.json", json: r98 },
+  { file: "ZA.json", json: r99 }
 ]

@@ -4,7 +4,7 @@
  * rules apply on top. Computed once per situation and day, then reused.
  */
 import * as Clauses from "./Clauses.js"
-import type { CardType, Channel, Issuing, Limit, Rule, Scheme } from "./Rule.js"
+import type { CardType, Channel, Clause, Issuing, Limit, Rule, Scheme } from "./Rule.js"
 import * as Ruleset from "./Ruleset.js"
 
 /** Card-type bits. */
@@ -125,19 +125,39 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
   return merger.result()
 }
 
+/**
+ * Clauses resolved per payment shape. A policy is rebuilt whenever a request's date leaves its
+ * validity window, and resolving is the costly part of a build; the shapes a rule is asked about
+ * are few, and resolved terms are never mutated, so they are shared.
+ */
+const resolvedByClauses = new WeakMap<ReadonlyArray<Clause>, Map<string, Clauses.Resolved>>()
+
 /** A rule's terms in this situation: its clauses resolved, or its precomputed variant. */
 const termsFor = (rule: Ruleset.CompiledRule, s: Situation): Clauses.Resolved => {
   const clauses = rule.rule.clauses
   if (clauses !== undefined) {
-    return Clauses.resolve(clauses, {
+    const feeType = s.convenienceFee ? "convenience_fee" : "surcharge"
+    const key = `${s.scheme}|${s.business}|${s.issuing}|${s.cardType}|${s.channel}|${feeType}|${s.network}`
+    let byShape = resolvedByClauses.get(clauses)
+    if (byShape === undefined) {
+      byShape = new Map()
+      resolvedByClauses.set(clauses, byShape)
+    }
+    const hit = byShape.get(key)
+    if (hit !== undefined) return hit
+    // Network names come from requests: bound the memo rather than let it grow with them.
+    if (byShape.size > 1_000) byShape.clear()
+    const resolved = Clauses.resolve(clauses, {
       scheme: s.scheme,
       commercial: s.business,
       issuing: s.issuing,
       cardType: s.cardType,
       channel: s.channel,
       network: s.network,
-      feeType: s.convenienceFee ? "convenience_fee" : "surcharge"
+      feeType
     })
+    byShape.set(key, resolved)
+    return resolved
   }
   const terms = rule.terms[Ruleset.variant(s.business, s.convenienceFee)]!
   return { terms, elections: terms.alternatives ? [terms.alternatives] : [] }
