@@ -33,19 +33,28 @@ describe("AU: the RBA's removal of surcharging on eftpos, Mastercard and Visa, f
   })
 })
 
-describe("NZ: the in-store ban, modelled from 2026-05-01 (Royal assent still not verified)", () => {
+describe("NZ: the in-store ban bill stalled, so from 2026-03-20 its status is unknown", () => {
   const inStore = { ...visa, channel: "in_person" as const, ...cost("1.5") }
 
-  it("in store, a Visa surcharge at cost is allowed on 2026-04-30 and prohibited from 2026-05-01", () => {
-    // Government: "The ban will be in place by May 2026, or sooner if possible."
-    expect(on100("NZ", 150, "2026-04-30", inStore).compliant).toBe(true)
-    expect(on100("NZ", 150, "2026-05-01", inStore).reasonCode).toBe("fees_prohibited")
+  it("in store, a Visa surcharge at cost is allowed on 2026-03-19 and uncertain from 2026-03-20", () => {
+    // Newstalk ZB, 2026-02-19: "a second and third reading yet to occur"; Bill 205-2: "comes into
+    // force 1 month after Royal assent". Was prohibited from 2026-05-01.
+    expect(on100("NZ", 150, "2026-03-19", inStore).compliant).toBe(true)
+    expect(on100("NZ", 150, "2026-03-20", inStore).reasonCode).toBe("legal_uncertainty")
+    expect(on100("NZ", 150, today, inStore).reasonCode).toBe("legal_uncertainty")
   })
 
-  it("online stays outside the ban, at most cost", () => {
+  it("opted in to uncertain rules, the cost of acceptance still binds in store", () => {
+    const optedIn = { ...inStore, allowUncertain: true }
+    expect(on100("NZ", 150, today, optedIn).compliant).toBe(true)
+    expect(on100("NZ", 151, today, optedIn).reasonCode).toBe("over_cost_of_acceptance")
+  })
+
+  it("online and other networks stay outside the bill, at most cost", () => {
     const online = { ...inStore, channel: "online" as const }
     expect(on100("NZ", 150, today, online).compliant).toBe(true)
     expect(on100("NZ", 151, today, online).reasonCode).toBe("over_cost_of_acceptance")
+    expect(on100("NZ", 150, today, { ...inStore, ...amex }).compliant).toBe(true)
   })
 })
 
