@@ -165,3 +165,10 @@ describe("US territories: no territorial law found; only the networks' rules bin
     expect(on100("US-VI", 200, today, { ...visa, ...cost("2") }).compliant).toBe(true)
   })
 })
+
+describe("PL: PSD2 from the Act of 10 May 2018 ('entered into force on 20 June 2018')", () => {
+  it("a consumer Visa card: uncertain on 2018-06-19 (was prohibited), prohibited from 2018-06-20", () => {
+    expect(on100("PL", 100, "2018-06-19", visa).reasonCode).toBe("legal_uncertainty")
+    expect(on100("PL", 100, "2018-06-20", visa).reasonCode).toBe("fees_prohibited")
+  })
+})
