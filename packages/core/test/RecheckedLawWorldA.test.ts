@@ -172,3 +172,15 @@ describe("PL: PSD2 from the Act of 10 May 2018 ('entered into force on 20 June 2
     expect(on100("PL", 100, "2018-06-20", visa).reasonCode).toBe("fees_prohibited")
   })
 })
+
+describe("LU and LV: the PSD2 ban from the national transposition, not the EU date", () => {
+  it("LU: the Law of 20 July 2018 'entered into force on 29 July 2018'", () => {
+    expect(on100("LU", 100, "2018-07-28", visa).reasonCode).toBe("legal_uncertainty")
+    expect(on100("LU", 100, "2018-07-29", visa).reasonCode).toBe("fees_prohibited")
+  })
+
+  it("LV: the amendment of 20.06.2018 to the Law on Payment Services and Electronic Money", () => {
+    expect(on100("LV", 100, "2018-06-19", visa).reasonCode).toBe("legal_uncertainty")
+    expect(on100("LV", 100, "2018-06-20", visa).reasonCode).toBe("fees_prohibited")
+  })
+})
