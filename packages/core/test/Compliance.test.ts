@@ -491,18 +491,19 @@ describe("convenience fees (US-CONVENIENCE-FEE-VISA)", () => {
 })
 
 describe("channels: NZ in store vs online (research/NZ.json)", () => {
-  // Bill 205-2: "prohibiting surcharges on all in-store EFTPOS, Visa and Mastercard payments"
-  // (Buddle Findlay), "fully in place by May 2026" (the Minister): modelled from 2026-05-01.
+  // Bill 205-2 would prohibit "surcharges on all in-store EFTPOS, Visa and Mastercard payments"
+  // (Buddle Findlay), but on 2026-02-19 it still awaited "a second and third reading" (Newstalk ZB):
+  // whether it is law is unknown from 2026-03-20, one month after the earliest possible assent.
   const after = { date: "2026-06-01" }
-  it("in person on EFTPOS, Visa or Mastercard, or an unknown network → fees_prohibited", () => {
+  it("in person on EFTPOS, Visa or Mastercard, or an unknown network → legal_uncertainty", () => {
     for (const cardNetwork of ["eftpos", "visa", "mastercard", undefined]) {
       const v = on100("NZ", 200, { ...after, channel: "in_person", cardNetwork })
-      expect(v.reasonCode).toBe("fees_prohibited")
+      expect(v.reasonCode).toBe("legal_uncertainty")
     }
   })
 
-  it("in person before the ban, or on another network (Amex), at most the cost → permitted", () => {
-    expect(on100("NZ", 200, { date: "2026-04-30", channel: "in_person" }).compliant).toBe(true)
+  it("in person before 2026-03-20, or on another network (Amex), at most the cost → permitted", () => {
+    expect(on100("NZ", 200, { date: "2026-03-19", channel: "in_person" }).compliant).toBe(true)
     const amex = { ...after, channel: "in_person" as const, cardNetwork: "amex" }
     expect(on100("NZ", 200, amex).compliant).toBe(true)
   })

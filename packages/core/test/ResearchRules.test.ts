@@ -135,12 +135,13 @@ describe("national debit schemes and announced bans: AU (RBA conclusions, March 
   })
 })
 
-describe("channel: NZ's in-store ban (Bill 205-2), and the merchant's standard channel", () => {
-  it("in store on EFTPOS from 2026-05-01: prohibited; online: at most cost", () => {
-    // Buddle Findlay: "prohibiting surcharges on all in-store EFTPOS, Visa and Mastercard payments".
+describe("channel: NZ's in-store ban bill (205-2), and the merchant's standard channel", () => {
+  it("in store on EFTPOS after 2026-03-20: uncertain (the bill stalled); online: at most cost", () => {
+    // Newstalk ZB (2026-02-19): "a second and third reading yet to occur"; Buddle Findlay: the bill
+    // would prohibit "surcharges on all in-store EFTPOS, Visa and Mastercard payments".
     const eftpos = { cardNetwork: "eftpos", cardType: "debit" as const }
     expect(on100("NZ", 50, "2026-06-01", { ...eftpos, channel: "in_person" }).reasonCode).toBe(
-      "fees_prohibited"
+      "legal_uncertainty"
     )
     expect(on100("NZ", 50, "2026-06-01", { ...eftpos, channel: "online" }).compliant).toBe(true)
   })
