@@ -7,10 +7,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { on100, pct, today } from "./lawCases.js"
 
 const visa = { cardNetwork: "visa" }
+// Before 2013-01-27 Visa and Mastercard forbade surcharges themselves (US-NETWORK-VISA), so the
+// state law alone is seen on a Discover card.
+const discover = { cardNetwork: "discover" }
 
 describe("US-PR: 10 L.P.R.A. § 11 (Ley 150 of 2008-08-04)", () => {
   it("before 2008-08-04 the law was not researched: legal uncertainty", () => {
-    expect(on100("US-PR", 100, "2008-08-03", visa).reasonCode).toBe("legal_uncertainty")
+    expect(on100("US-PR", 100, "2008-08-03", discover).reasonCode).toBe("legal_uncertainty")
   })
 
   it("from 2008-08-04 no surcharge on a credit or debit card, nor a convenience fee", () => {
@@ -55,7 +58,7 @@ describe("US-OR: SB 430 (all-in online prices) from 2026-01-01", () => {
 describe("US-SC: the 1976 ban's end not dated by a primary source", () => {
   it("before 2013-01-27 legal uncertainty, after it allowed within the networks' caps", () => {
     // Nickel: "a 2013 amendment to Title 39, Section 39-1-100"; MCC: "that changed in 2012".
-    expect(on100("US-SC", 100, "2012-06-01", visa).reasonCode).toBe("legal_uncertainty")
+    expect(on100("US-SC", 100, "2012-06-01", discover).reasonCode).toBe("legal_uncertainty")
     expect(on100("US-SC", 300, "2013-01-27", visa).compliant).toBe(true)
   })
 })

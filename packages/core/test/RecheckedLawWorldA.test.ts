@@ -153,10 +153,14 @@ describe("US territories: no territorial law found; only the networks' rules bin
     }
   })
 
-  it("before the networks' 2013 rules no rule is in force: legal uncertainty (was fees_prohibited)", () => {
-    // The networks' pre-2013 no-surcharge rule is no longer copied into the territory records.
+  it("before 2013 no territorial rule is in force; Visa's own no-surcharge rule still forbids", () => {
+    // The networks' pre-2013 no-surcharge rule is no longer copied into the territory records:
+    // it is US-NETWORK-VISA's own past regime, so a Discover card sees the territory alone.
     for (const code of territories) {
-      expect(on100(code, 100, "2010-06-01", visa).reasonCode, code).toBe("legal_uncertainty")
+      expect(on100(code, 100, "2010-06-01", { cardNetwork: "discover" }).reasonCode, code).toBe(
+        "legal_uncertainty"
+      )
+      expect(on100(code, 100, "2010-06-01", visa).reasonCode, code).toBe("fees_prohibited")
     }
   })
 

@@ -3,11 +3,13 @@ import r0 from "../versions/1.0.0.json" with { type: "json" }
 import r1 from "../versions/1.1.0.json" with { type: "json" }
 import r2 from "../versions/1.2.0.json" with { type: "json" }
 import r3 from "../versions/1.3.0.json" with { type: "json" }
+import r4 from "../versions/1.4.0.json" with { type: "json" }
 
 /** Every released version's snapshot, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
   { file: "1.0.0.json", json: r0 },
   { file: "1.1.0.json", json: r1 },
   { file: "1.2.0.json", json: r2 },
-  { file: "1.3.0.json", json: r3 }
+  { file: "1.3.0.json", json: r3 },
+  { file: "1.4.0.json", json: r4 }
 ]
