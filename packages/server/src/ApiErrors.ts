@@ -16,6 +16,10 @@ import type { UpdateFeeConfigError } from "./feeConfigs/updateFeeConfig.js"
 import * as OtherMode from "./http/OtherMode.js"
 import type { CreateRefundError } from "./refunds/createRefund.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
+import type { CreateWebhookEndpointError } from "./webhookEndpoints/createWebhookEndpoint.js"
+import type { DeleteWebhookEndpointError } from "./webhookEndpoints/deleteWebhookEndpoint.js"
+import type { RollWebhookSecretError } from "./webhookEndpoints/rollWebhookSecret.js"
+import type { UpdateWebhookEndpointError } from "./webhookEndpoints/updateWebhookEndpoint.js"
 
 /** Every failure a workflow may end with: its own unions, and the API's errors as they are. */
 export type DomainError =
@@ -24,6 +28,10 @@ export type DomainError =
   | UpdateFeeConfigError
   | ApproveFeeChangeError
   | CancelFeeChangeError
+  | CreateWebhookEndpointError
+  | UpdateWebhookEndpointError
+  | DeleteWebhookEndpointError
+  | RollWebhookSecretError
   | ApiError.LevyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
@@ -52,6 +60,8 @@ interface ApiErrorMap {
   readonly FeeChangeAlreadyPending: ApiError.InvalidRequestError
   readonly NoPendingFeeChange: ApiError.NotFoundError
   readonly ApproverIsRequester: ApiError.PermissionError
+  readonly WebhookEndpointNotFound: ApiError.NotFoundError
+  readonly WebhookUrlRefused: ApiError.InvalidRequestError
 }
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
@@ -212,6 +222,16 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
           code: "approval_requires_another_key",
           message:
             "A pending change must be approved with a different secret key than the one that requested it."
+        })
+      )
+    case "WebhookEndpointNotFound":
+      return Effect.fail(ApiError.noSuch("webhook endpoint", error.id))
+    case "WebhookUrlRefused":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "url_invalid",
+          param: "url",
+          message: error.message
         })
       )
     default:
