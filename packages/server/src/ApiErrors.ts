@@ -15,6 +15,10 @@ import { unavailable } from "./feeConfigs/Config.js"
 import type { UpdateFeeConfigError } from "./feeConfigs/updateFeeConfig.js"
 import * as OtherMode from "./http/OtherMode.js"
 import type { CreateRefundError } from "./refunds/createRefund.js"
+import * as Connect from "./processorConfigs/Connect.js"
+import type { DeleteProcessorConfigError } from "./processorConfigs/deleteProcessorConfig.js"
+import type { ProcessorConfigNotFound } from "./processorConfigs/ProcessorConfigErrors.js"
+import type { SaveProcessorConfigError } from "./processorConfigs/saveProcessorConfig.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
 import type { CreateWebhookEndpointError } from "./webhookEndpoints/createWebhookEndpoint.js"
 import type { DeleteWebhookEndpointError } from "./webhookEndpoints/deleteWebhookEndpoint.js"
@@ -32,6 +36,9 @@ export type DomainError =
   | UpdateWebhookEndpointError
   | DeleteWebhookEndpointError
   | RollWebhookSecretError
+  | SaveProcessorConfigError
+  | DeleteProcessorConfigError
+  | ProcessorConfigNotFound
   | ApiError.LevyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
@@ -62,6 +69,10 @@ interface ApiErrorMap {
   readonly ApproverIsRequester: ApiError.PermissionError
   readonly WebhookEndpointNotFound: ApiError.NotFoundError
   readonly WebhookUrlRefused: ApiError.InvalidRequestError
+  readonly CredentialsInvalid: ApiError.InvalidRequestError
+  readonly CredentialsRefused: ApiError.InvalidRequestError
+  readonly ProcessorUnreachable: ApiError.ServiceUnavailableError
+  readonly ProcessorConfigNotFound: ApiError.NotFoundError
 }
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
@@ -232,6 +243,36 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
           code: "url_invalid",
           param: "url",
           message: error.message
+        })
+      )
+    case "CredentialsInvalid":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: error.code,
+          message: error.message,
+          param: error.param
+        })
+      )
+    case "CredentialsRefused":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "processor_credentials_refused",
+          message: Connect.explain(error),
+          param: "credentials"
+        })
+      )
+    case "ProcessorUnreachable":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          code: "processor_unavailable",
+          message: Connect.explain(error)
+        })
+      )
+    case "ProcessorConfigNotFound":
+      return Effect.fail(
+        new ApiError.NotFoundError({
+          code: "processor_not_configured",
+          message: `No payment processor is configured for this account in ${error.tenant.livemode ? "live" : "test"} mode. Save one with POST /v1/processor-config {"processor": "stripe" | "adyen", "credentials": {…}}, \`levy processors set\`, or the dashboard's Payment processor page (docs/processors.md).`
         })
       )
     default:
