@@ -17,7 +17,9 @@ export const make = (
   object: unknown,
   created: number = now()
 ): Effect.Effect<Event, never, Ids> =>
-  Effect.flatMap(Idempotency.currentClaim, (claim) => makeUnder(claim, tenant, type, object, created))
+  Effect.flatMap(Idempotency.currentClaim, (claim) =>
+    makeUnder(claim, tenant, type, object, created)
+  )
 
 /** `make` for a workflow that holds its request's claim (none without a key). */
 const makeUnder = (

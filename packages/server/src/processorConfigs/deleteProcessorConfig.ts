@@ -4,7 +4,12 @@
  * the simulator.
  */
 import { ProcessorConfig } from "@levy/api"
-import { ProcessorConfigRepository, type StorageError, type Tenant, Transactions } from "@levy/storage"
+import {
+  ProcessorConfigRepository,
+  type StorageError,
+  type Tenant,
+  Transactions
+} from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as Claims from "../idempotency/Claim.js"
 import * as Written from "../idempotency/Written.js"

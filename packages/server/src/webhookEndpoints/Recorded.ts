@@ -16,11 +16,7 @@ export const recorded = <A, I, E, R>(
   claim: Option.Option<Claims.Claim>,
   schema: Schema.Schema<A, I>,
   write: Effect.Effect<A, E, R>
-): Effect.Effect<
-  Written.Written<A>,
-  E | StorageError,
-  R | Transactions | IdempotencyRepository
-> =>
+): Effect.Effect<Written.Written<A>, E | StorageError, R | Transactions | IdempotencyRepository> =>
   Effect.flatMap(Transactions, (transactions) =>
     transactions.run(
       Effect.tap(write, (answer) => Claims.recordSuccess(claim, schema, answer, SEALED))
