@@ -16,7 +16,6 @@ import {
 } from "@levy/storage"
 import { Cause, Context, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import * as LevyService from "../src/inprocess/LevyService.js"
-import { ProcessorApiBaseUrls } from "../src/processors/ApiBaseUrls.js"
 import { stores } from "./chargeStores.js"
 import { startFakeStripe } from "./fakes/FakeStripe.js"
 import { RawSql } from "./testStores.js"
@@ -337,9 +336,8 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
   it("saves the processor once it accepts the credentials, shown masked, and removes it", async () => {
     const stripe = await startFakeStripe({ secretKey: "sk_test_levyFake0123456789abcdef4242" })
     const runtime = ManagedRuntime.make(
-      LevyService.layer.pipe(
-        Layer.provideMerge(layer),
-        Layer.provide(Layer.succeed(ProcessorApiBaseUrls, { stripe: stripe.url }))
+      LevyService.layerWith({ processorApiBaseUrls: { stripe: stripe.url } }).pipe(
+        Layer.provideMerge(layer)
       )
     )
     try {

@@ -74,6 +74,7 @@ import {
   type SaveProcessorConfigError,
   saveProcessorConfig
 } from "../processorConfigs/saveProcessorConfig.js"
+import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
 import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import { type CreateRefundError, createRefund } from "../refunds/createRefund.js"
 import { ChargeNotFound } from "../refunds/RefundErrors.js"
@@ -573,6 +574,11 @@ export const make = Effect.gen(function* () {
 export interface Options {
   /** Webhook delivery settings over the production defaults. */
   readonly webhooks?: Partial<DispatcherConfig>
+  /**
+   * Where each processor's API is when not at its own address (a proxy, a local fake):
+   * `{ stripe: "http://…" }`, as `levy serve` reads `LEVY_STRIPE_API_BASE_URL`.
+   */
+  readonly processorApiBaseUrls?: ApiBaseUrls.Urls
 }
 
 /**
@@ -581,11 +587,16 @@ export interface Options {
  */
 export const layerWith = (
   options: Options = {}
-): Layer.Layer<LevyService, ConfigError.ConfigError, Storage.Repositories | Ids> =>
-  ApiServices.provideWorkflows(
+): Layer.Layer<LevyService, ConfigError.ConfigError, Storage.Repositories | Ids> => {
+  const service = ApiServices.provideWorkflows(
     Layer.effect(LevyService, make),
     DispatcherLayer.layer(options.webhooks)
   )
+  const urls = options.processorApiBaseUrls
+  return urls === undefined
+    ? service
+    : service.pipe(Layer.provide(Layer.succeed(ApiBaseUrls.ProcessorApiBaseUrls, urls)))
+}
 
 /** `layerWith` the defaults. */
 export const layer = layerWith()
