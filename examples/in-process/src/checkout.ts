@@ -15,6 +15,7 @@ export interface CheckoutResult {
   readonly refundedAmount: number
   readonly refundedFee: number
   readonly declined: string
+  readonly loweredFee: number
 }
 
 /** The tour; `log` gets one line per step. */
@@ -58,6 +59,14 @@ export const checkout = (
       )
     log(declined)
 
+    // The owner lowers the fee: in test mode a change applies at once (in live mode one that
+    // raises a fee waits for someone else's approval: levy.feeConfig.approve).
+    const config = yield* levy.feeConfig.update(tenant, { percentage: 2.5, flatFee: 0.2 })
+    const lowered = yield* levy.charges.create(tenant, order)
+    log(
+      `fee now ${config.percentage}% + ${config.flatFee}: charge ${lowered.id} fee ${lowered.convenienceFee}`
+    )
+
     return {
       accountId: account.accountId,
       estimateFee: estimate.convenienceFee,
@@ -66,6 +75,7 @@ export const checkout = (
       replayedChargeId: replayed.id,
       refundedAmount: refund.amount,
       refundedFee: refund.convenienceFee,
-      declined
+      declined,
+      loweredFee: lowered.convenienceFee
     } satisfies CheckoutResult
   })

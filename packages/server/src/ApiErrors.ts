@@ -4,17 +4,42 @@
  * error shape; the HTTP handlers and `Levy` in-process answer through here.
  */
 import { ApiError } from "@levy/api"
+import { RulesetVersions } from "@levy/core"
 import { Effect } from "effect"
 import * as ChargePhases from "./charges/ChargePhases.js"
 import type { CreateChargeError } from "./charges/createCharge.js"
 import * as ProcessorErrors from "./charges/ProcessorErrors.js"
+import type { ApproveFeeChangeError } from "./feeConfigs/approveFeeChange.js"
 import { unavailable } from "./feeConfigs/Config.js"
+import type { CancelFeeChangeError } from "./feeConfigs/cancelFeeChange.js"
+import type { UpdateFeeConfigError } from "./feeConfigs/updateFeeConfig.js"
 import * as OtherMode from "./http/OtherMode.js"
+import * as Connect from "./processorConfigs/Connect.js"
+import type { DeleteProcessorConfigError } from "./processorConfigs/deleteProcessorConfig.js"
+import type { ProcessorConfigNotFound } from "./processorConfigs/ProcessorConfigErrors.js"
+import type { SaveProcessorConfigError } from "./processorConfigs/saveProcessorConfig.js"
 import type { CreateRefundError } from "./refunds/createRefund.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
+import type { CreateWebhookEndpointError } from "./webhookEndpoints/createWebhookEndpoint.js"
+import type { DeleteWebhookEndpointError } from "./webhookEndpoints/deleteWebhookEndpoint.js"
+import type { RollWebhookSecretError } from "./webhookEndpoints/rollWebhookSecret.js"
+import type { UpdateWebhookEndpointError } from "./webhookEndpoints/updateWebhookEndpoint.js"
 
 /** Every failure a workflow may end with: its own unions, and the API's errors as they are. */
-export type DomainError = CreateChargeError | CreateRefundError | ApiError.LevyError
+export type DomainError =
+  | CreateChargeError
+  | CreateRefundError
+  | UpdateFeeConfigError
+  | ApproveFeeChangeError
+  | CancelFeeChangeError
+  | CreateWebhookEndpointError
+  | UpdateWebhookEndpointError
+  | DeleteWebhookEndpointError
+  | RollWebhookSecretError
+  | SaveProcessorConfigError
+  | DeleteProcessorConfigError
+  | ProcessorConfigNotFound
+  | ApiError.LevyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
 interface ApiErrorMap {
@@ -37,6 +62,17 @@ interface ApiErrorMap {
   readonly RefundExceedsCharge: ApiError.InvalidRequestError
   readonly RefundContended: ApiError.ServiceUnavailableError
   readonly RefundFailed: ApiError.InvalidRequestError
+  readonly RulesetVersionUnknown: ApiError.InvalidRequestError
+  readonly DefaultRegionNotCompliant: ApiError.InvalidRequestError
+  readonly FeeChangeAlreadyPending: ApiError.InvalidRequestError
+  readonly NoPendingFeeChange: ApiError.NotFoundError
+  readonly ApproverIsRequester: ApiError.PermissionError
+  readonly WebhookEndpointNotFound: ApiError.NotFoundError
+  readonly WebhookUrlRefused: ApiError.InvalidRequestError
+  readonly CredentialsInvalid: ApiError.InvalidRequestError
+  readonly CredentialsRefused: ApiError.InvalidRequestError
+  readonly ProcessorUnreachable: ApiError.ServiceUnavailableError
+  readonly ProcessorConfigNotFound: ApiError.NotFoundError
 }
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
@@ -158,6 +194,87 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
       )
     case "RefundFailed":
       return Effect.fail(RefundPhases.failure(error.refund))
+    case "RulesetVersionUnknown":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "parameter_invalid",
+          param: "rulesetVersion",
+          message: `Invalid rulesetVersion: ${RulesetVersions.unknownMessage(error.version)} See GET /v1/rulesets.`
+        })
+      )
+    case "DefaultRegionNotCompliant":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: error.reasonCode ?? "fee_not_compliant",
+          param: error.param,
+          message: `The fee would not be compliant in ${error.region}: ${error.reason ?? "not allowed"}`
+        })
+      )
+    case "FeeChangeAlreadyPending":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "fee_config_change_pending",
+          message:
+            "A change is already pending approval: approve or cancel it (POST /v1/fee-configs/pending/approve or /cancel) first."
+        })
+      )
+    case "NoPendingFeeChange":
+      return Effect.fail(
+        error.id === undefined
+          ? new ApiError.NotFoundError({ message: "No fee configuration change is pending." })
+          : new ApiError.NotFoundError({
+              message: `No pending fee configuration change '${error.id}': it was approved, cancelled or replaced. Read the pending change (GET /v1/fee-configs) and approve it by its id.`,
+              param: "id"
+            })
+      )
+    case "ApproverIsRequester":
+      return Effect.fail(
+        new ApiError.PermissionError({
+          code: "approval_requires_another_key",
+          message:
+            "A pending change must be approved with a different secret key than the one that requested it."
+        })
+      )
+    case "WebhookEndpointNotFound":
+      return Effect.fail(ApiError.noSuch("webhook endpoint", error.id))
+    case "WebhookUrlRefused":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "url_invalid",
+          param: "url",
+          message: error.message
+        })
+      )
+    case "CredentialsInvalid":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: error.code,
+          message: error.message,
+          param: error.param
+        })
+      )
+    case "CredentialsRefused":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "processor_credentials_refused",
+          message: Connect.explain(error),
+          param: "credentials"
+        })
+      )
+    case "ProcessorUnreachable":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          code: "processor_unavailable",
+          message: Connect.explain(error)
+        })
+      )
+    case "ProcessorConfigNotFound":
+      return Effect.fail(
+        new ApiError.NotFoundError({
+          code: "processor_not_configured",
+          message: `No payment processor is configured for this account in ${error.tenant.livemode ? "live" : "test"} mode. Save one with POST /v1/processor-config {"processor": "stripe" | "adyen", "credentials": {…}}, \`levy processors set\`, or the dashboard's Payment processor page (docs/processors.md).`
+        })
+      )
     default:
       return Effect.fail(error)
   }

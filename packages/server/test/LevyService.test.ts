@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import {
   ChargeRepository,
+  EventRepository,
   FeeConfigRepository,
   IdempotencyRepository,
   type Ids,
@@ -16,6 +17,7 @@ import {
 import { Cause, Context, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import * as LevyService from "../src/inprocess/LevyService.js"
 import { stores } from "./chargeStores.js"
+import { startFakeStripe } from "./fakes/FakeStripe.js"
 import { RawSql } from "./testStores.js"
 
 type Store = Layer.Layer<Storage.Repositories | Ids, unknown>
@@ -169,6 +171,230 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
       }
     } finally {
       await runtime.dispose()
+    }
+  }, 60_000)
+  it("changes the fee configuration: applied in test mode, held and approved by another in live mode", async () => {
+    const outage: Outage = { on: false }
+    const runtime = ManagedRuntime.make(
+      LevyService.layer.pipe(Layer.provideMerge(withOutage(layer, outage)))
+    )
+    try {
+      const levy = await runtime.runPromise(LevyService.LevyService)
+      const run = <A, E>(effect: Effect.Effect<A, E>) =>
+        runtime.runPromiseExit(effect) as Promise<Exit.Exit<A, E>>
+      const ok = <A, E>(effect: Effect.Effect<A, E>) => runtime.runPromise(effect)
+      const account = await ok(levy.accounts.create("Shop"))
+      const test = LevyService.tenant(account.accountId, "test")
+      const live = LevyService.tenant(account.accountId, "live")
+
+      // test mode: applied at once, its event naming the key; the key replays, never twice
+      const applied = await ok(
+        levy.feeConfig.update(test, { percentage: 2.5 }, { idempotencyKey: "fees-1" })
+      )
+      expect(applied).toMatchObject({ percentage: 2.5, updated: true, livemode: false })
+      const replayed = await ok(
+        levy.feeConfig.update(test, { percentage: 2.5 }, { idempotencyKey: "fees-1" })
+      )
+      expect(replayed).toEqual(applied)
+      const events = await runtime.runPromise(
+        Effect.flatMap(EventRepository, (repo) =>
+          repo.list(test, { limit: 10, type: "fee_config.updated" })
+        )
+      )
+      expect(events.data.map((e) => e.request)).toEqual([{ idempotencyKey: "fees-1" }])
+      const reused = failureOf(
+        await run(levy.feeConfig.update(test, { percentage: 2.4 }, { idempotencyKey: "fees-1" }))
+      )
+      expect(reused._tag).toBe("IdempotencyKeyReused")
+      expect(await ok(levy.feeConfig.retrieve(test))).toMatchObject({ percentage: 2.5 })
+
+      // refusals, in the workflow's own words; nothing applied
+      const overCap = failureOf(
+        await run(levy.feeConfig.update(test, { defaultRegion: "US-CO", percentage: 3 }))
+      )
+      expect(overCap).toMatchObject({
+        _tag: "DefaultRegionNotCompliant",
+        region: "US-CO",
+        reasonCode: "percentage_over_limit",
+        param: "percentage"
+      })
+      const pin = failureOf(await run(levy.feeConfig.update(test, { rulesetVersion: "9.9.9" })))
+      expect(pin).toMatchObject({ _tag: "RulesetVersionUnknown", version: "9.9.9" })
+      const invalid = failureOf(await run(levy.feeConfig.update(test, { percentage: -1 })))
+      expect(invalid).toMatchObject({ _tag: "InvalidInput", param: "percentage" })
+      expect(await ok(levy.feeConfig.retrieve(test))).toMatchObject({
+        percentage: 2.5,
+        defaultRegion: null
+      })
+      const nothing = failureOf(await run(levy.feeConfig.cancel(test)))
+      expect(nothing._tag).toBe("NoPendingFeeChange")
+
+      // live mode: a raise is held until someone else approves it
+      const held = await ok(levy.feeConfig.update(live, { percentage: 3.5 }, { by: "bob" }))
+      expect(held).toMatchObject({ percentage: 2.9, updated: false })
+      const change = held.pendingChange
+      if (change === undefined) throw new Error("the raise is held")
+      expect(change.changes).toEqual({ percentage: 3.5 })
+      const second = failureOf(await run(levy.feeConfig.update(live, { percentage: 4 })))
+      expect(second._tag).toBe("FeeChangeAlreadyPending")
+      const self = failureOf(await run(levy.feeConfig.approve(live, change.id, { by: "bob" })))
+      expect(self).toMatchObject({ _tag: "ApproverIsRequester", by: "bob" })
+      const stale = failureOf(
+        await run(levy.feeConfig.approve(live, "fcc_notTheOne", { by: "alice" }))
+      )
+      expect(stale).toMatchObject({ _tag: "NoPendingFeeChange", id: "fcc_notTheOne" })
+      expect(await ok(levy.feeConfig.retrieve(live))).toMatchObject({
+        percentage: 2.9,
+        pendingChange: { id: change.id }
+      })
+      const approved = await ok(levy.feeConfig.approve(live, change.id, { by: "alice" }))
+      expect(approved).toMatchObject({ percentage: 3.5, updated: true })
+      expect(approved.pendingChange).toBeUndefined()
+
+      // a held change cancelled leaves the configuration as it was
+      await ok(levy.feeConfig.update(live, { flatFee: 0.5 }))
+      const cancelled = await ok(levy.feeConfig.cancel(live, { by: "alice" }))
+      expect(cancelled).toMatchObject({ percentage: 3.5, flatFee: 0.3 })
+      expect((await ok(levy.feeConfig.retrieve(live))).pendingChange).toBeUndefined()
+
+      outage.on = true
+      const down = failureOf(await run(levy.feeConfig.update(test, { percentage: 2 })))
+      expect(down._tag).toBe("StorageError")
+      outage.on = false
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("manages webhook endpoints: the secret shown on create and roll, replayed under a key", async () => {
+    const runtime = ManagedRuntime.make(LevyService.layer.pipe(Layer.provideMerge(layer)))
+    try {
+      const levy = await runtime.runPromise(LevyService.LevyService)
+      const run = <A, E>(effect: Effect.Effect<A, E>) =>
+        runtime.runPromiseExit(effect) as Promise<Exit.Exit<A, E>>
+      const ok = <A, E>(effect: Effect.Effect<A, E>) => runtime.runPromise(effect)
+      const account = await ok(levy.accounts.create("Shop"))
+      const test = LevyService.tenant(account.accountId, "test")
+      const live = LevyService.tenant(account.accountId, "live")
+      const input = {
+        url: "https://93.184.216.34/hooks",
+        enabledEvents: ["charge.succeeded"]
+      } as const
+
+      const created = await ok(
+        levy.webhookEndpoints.create(test, input, { idempotencyKey: "we-1" })
+      )
+      expect(created).toMatchObject({ url: input.url, status: "enabled", livemode: false })
+      expect(created.secret).toMatch(/^whsec_dev_/)
+      // the secret was stored sealed for the key, and opened again for the replay
+      const again = await ok(levy.webhookEndpoints.create(test, input, { idempotencyKey: "we-1" }))
+      expect(again).toEqual(created)
+      const shown = await ok(levy.webhookEndpoints.retrieve(test, created.id))
+      expect(shown.secret).toBeUndefined()
+      const listed = await ok(levy.webhookEndpoints.list(test))
+      expect(listed.data.map((e) => e.id)).toEqual([created.id])
+
+      const plainHttp = failureOf(
+        await run(levy.webhookEndpoints.create(live, { ...input, url: "http://93.184.216.34/h" }))
+      )
+      expect(plainHttp._tag).toBe("WebhookUrlRefused")
+      // loopback only on a server run for development, which in-process is not
+      const loopback = failureOf(
+        await run(
+          levy.webhookEndpoints.update(test, created.id, { url: "http://127.0.0.1:9/hooks" })
+        )
+      )
+      expect(loopback._tag).toBe("WebhookUrlRefused")
+      const badEvents = failureOf(
+        await run(
+          levy.webhookEndpoints.create(test, { ...input, enabledEvents: ["nope"] as never })
+        )
+      )
+      expect(badEvents).toMatchObject({ _tag: "InvalidInput" })
+
+      const disabled = await ok(
+        levy.webhookEndpoints.update(test, created.id, { status: "disabled" })
+      )
+      expect(disabled).toMatchObject({ id: created.id, status: "disabled" })
+      expect(disabled.secret).toBeUndefined()
+      const rolled = await ok(levy.webhookEndpoints.rollSecret(test, created.id))
+      expect(rolled.secret).toMatch(/^whsec_dev_/)
+      expect(rolled.secret).not.toBe(created.secret)
+
+      const otherMode = failureOf(await run(levy.webhookEndpoints.retrieve(live, created.id)))
+      expect(otherMode).toMatchObject({ _tag: "WebhookEndpointNotFound", id: created.id })
+      const deleted = await ok(levy.webhookEndpoints.delete(test, created.id))
+      expect(deleted).toEqual({ id: created.id, object: "webhook_endpoint", deleted: true })
+      const gone = failureOf(await run(levy.webhookEndpoints.delete(test, created.id)))
+      expect(gone._tag).toBe("WebhookEndpointNotFound")
+      expect((await ok(levy.webhookEndpoints.list(test))).data).toEqual([])
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("saves the processor once it accepts the credentials, shown masked, and removes it", async () => {
+    const stripe = await startFakeStripe({ secretKey: "sk_test_levyFake0123456789abcdef4242" })
+    const runtime = ManagedRuntime.make(
+      LevyService.layerWith({ processorApiBaseUrls: { stripe: stripe.url } }).pipe(
+        Layer.provideMerge(layer)
+      )
+    )
+    try {
+      const levy = await runtime.runPromise(LevyService.LevyService)
+      const run = <A, E>(effect: Effect.Effect<A, E>) =>
+        runtime.runPromiseExit(effect) as Promise<Exit.Exit<A, E>>
+      const ok = <A, E>(effect: Effect.Effect<A, E>) => runtime.runPromise(effect)
+      const account = await ok(levy.accounts.create("Shop"))
+      const test = LevyService.tenant(account.accountId, "test")
+      const webhookSecret = "whsec_0123456789abcdefghijklmnopqrstuv"
+      const input = {
+        processor: "stripe",
+        credentials: { secretKey: stripe.secretKey, webhookSecret }
+      } as const
+
+      const none = failureOf(await run(levy.processorConfig.retrieve(test)))
+      expect(none._tag).toBe("ProcessorConfigNotFound")
+      const refused = failureOf(
+        await run(
+          levy.processorConfig.save(test, {
+            ...input,
+            credentials: { ...input.credentials, secretKey: "sk_test_wrong0123456789abcdef" }
+          })
+        )
+      )
+      expect(refused._tag).toBe("CredentialsRefused")
+      const missing = failureOf(
+        await run(
+          levy.processorConfig.save(test, { processor: "stripe", credentials: { webhookSecret } })
+        )
+      )
+      expect(missing).toMatchObject({ _tag: "CredentialsInvalid", param: "credentials[secretKey]" })
+
+      const saved = await ok(levy.processorConfig.save(test, input, { idempotencyKey: "p-1" }))
+      expect(saved).toMatchObject({
+        processor: "stripe",
+        livemode: false,
+        credentials: { secretKey: "sk_test_…4242", webhookSecret: "whsec_…stuv" }
+      })
+      expect(JSON.stringify(saved)).not.toContain(stripe.secretKey)
+      expect(await ok(levy.processorConfig.save(test, input, { idempotencyKey: "p-1" }))).toEqual(
+        saved
+      )
+      expect(await ok(levy.processorConfig.retrieve(test))).toEqual(saved)
+
+      const removed = await ok(levy.processorConfig.delete(test))
+      expect(removed).toEqual({
+        object: "processor_config",
+        processor: "stripe",
+        livemode: false,
+        deleted: true
+      })
+      const after = failureOf(await run(levy.processorConfig.delete(test)))
+      expect(after._tag).toBe("ProcessorConfigNotFound")
+    } finally {
+      await runtime.dispose()
+      await stripe.close()
     }
   }, 60_000)
 })

@@ -11,9 +11,11 @@ import { ComplianceRules } from "@levy/core"
 import { AccountRepository, ProcessorConfigRepository, Tenant } from "@levy/storage"
 import { Console, Effect, Layer, Option } from "effect"
 import * as Accounts from "../Accounts.js"
+import { toApiError } from "../ApiErrors.js"
 import * as ApiServices from "../ApiServices.js"
 import * as DevAccount from "../DevAccount.js"
-import * as FeeConfigChanges from "../feeConfigs/Changes.js"
+import { approveFeeChange } from "../feeConfigs/approveFeeChange.js"
+import { cancelFeeChange } from "../feeConfigs/cancelFeeChange.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
 import * as ProcessorConnect from "../processorConfigs/Connect.js"
@@ -184,12 +186,16 @@ const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve"
     yield* Effect.flatMap(AccountRepository, (accounts) => accounts.getAccount(accountId)).pipe(
       Effect.catchTag("RecordNotFound", noAccount(accountId))
     )
-    const changes = yield* FeeConfigChanges.make
     const tenant = Tenant.make(accountId, true)
-    const usage = (e: { readonly message: string }) => new UsageError({ message: e.message })
-    const config = yield* command.action === "approve"
-      ? Effect.mapError(changes.approve(tenant, command.id ?? "", "cli"), usage)
-      : Effect.mapError(changes.cancel(tenant, "cli"), usage)
+    const resolved =
+      command.action === "approve"
+        ? approveFeeChange(tenant, command.id ?? "", "cli")
+        : cancelFeeChange(tenant, "cli")
+    // Refusals in the API's words, so the CLI and the API say the same.
+    const { value: config } = yield* resolved.pipe(
+      Effect.catchAll(toApiError),
+      Effect.mapError((e) => new UsageError({ message: e.message }))
+    )
     yield* Console.log(
       `${command.action === "approve" ? "Applied" : "Cancelled"} the pending live-mode fee change of ${accountId}. ` +
         `In force: ${config.percentage}% + ${config.flatFee}.`

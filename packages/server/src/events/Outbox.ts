@@ -6,6 +6,7 @@
 import { type Event, EventRepository, Ids, type Json, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as Idempotency from "../http/Idempotency.js"
+import type { Claim } from "../idempotency/Claim.js"
 
 const now = () => Math.floor(Date.now() / 1000)
 
@@ -16,8 +17,19 @@ export const make = (
   object: unknown,
   created: number = now()
 ): Effect.Effect<Event, never, Ids> =>
+  Effect.flatMap(Idempotency.currentClaim, (claim) =>
+    makeUnder(claim, tenant, type, object, created)
+  )
+
+/** `make` for a workflow that holds its request's claim (none without a key). */
+const makeUnder = (
+  claim: Option.Option<Claim>,
+  tenant: Tenant.Tenant,
+  type: string,
+  object: unknown,
+  created: number = now()
+): Effect.Effect<Event, never, Ids> =>
   Effect.gen(function* () {
-    const claim = yield* Idempotency.currentClaim
     return {
       id: yield* Effect.flatMap(Ids, (ids) => ids.make("evt")),
       accountId: tenant.accountId,
@@ -36,6 +48,19 @@ export const make = (
 export const record = (tenant: Tenant.Tenant, type: string, object: unknown, created?: number) =>
   Effect.gen(function* () {
     const event = yield* make(tenant, type, object, created)
+    const events = yield* EventRepository
+    return yield* events.insert(event).pipe(Effect.catchTag("DuplicateRecord", Effect.die))
+  })
+
+/** `record` for a workflow that holds its request's claim: the event names that claim's key. */
+export const recordUnder = (
+  claim: Option.Option<Claim>,
+  tenant: Tenant.Tenant,
+  type: string,
+  object: unknown
+) =>
+  Effect.gen(function* () {
+    const event = yield* makeUnder(claim, tenant, type, object)
     const events = yield* EventRepository
     return yield* events.insert(event).pipe(Effect.catchTag("DuplicateRecord", Effect.die))
   })

@@ -18,25 +18,35 @@ import {
   ChargeCreate,
   type Estimate,
   EstimateRequest,
-  type FeeConfig,
+  FeeConfig,
+  FeeConfigApprove,
+  FeeConfigUpdate,
+  ProcessorConfig,
+  ProcessorConfigCreate,
   Refund,
-  RefundCreate
+  RefundCreate,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate
 } from "@levy/api"
-import { ComplianceRules, type FeeError } from "@levy/core"
+import type { ComplianceRules, FeeError } from "@levy/core"
 import {
   type AccountRepository,
   ChargeRepository,
-  FeeConfigRepository,
+  type EventRepository,
+  type FeeConfigRepository,
   type IdempotencyKeyInUse,
   type IdempotencyKeyReused,
   type IdempotencyRepository,
   type Ids,
   type Page,
+  type ProcessorConfigRepository,
   type Storage,
   type StorageError,
   type StoredResponse,
   Tenant,
-  type Transactions
+  type Transactions,
+  WebhookEndpointRepository
 } from "@levy/storage"
 import { type ConfigError, Context, Effect, Layer, Option, Schema } from "effect"
 import * as Accounts from "../Accounts.js"
@@ -46,14 +56,47 @@ import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
 import * as Store from "../cli/Store.js"
 import { createEstimate } from "../estimates/createEstimate.js"
-import * as Config from "../feeConfigs/Config.js"
+import { type ApproveFeeChangeError, approveFeeChange } from "../feeConfigs/approveFeeChange.js"
+import { type CancelFeeChangeError, cancelFeeChange } from "../feeConfigs/cancelFeeChange.js"
+import { retrieveFeeConfig } from "../feeConfigs/retrieveFeeConfig.js"
+import { type UpdateFeeConfigError, updateFeeConfig } from "../feeConfigs/updateFeeConfig.js"
 import { MAX_KEY_LENGTH } from "../http/IdempotencyEdge.js"
 import type { Claim } from "../idempotency/Claim.js"
 import * as Keyed from "../idempotency/Keyed.js"
 import type { Written } from "../idempotency/Written.js"
+import {
+  type DeleteProcessorConfigError,
+  deleteProcessorConfig
+} from "../processorConfigs/deleteProcessorConfig.js"
+import type { ProcessorConfigNotFound } from "../processorConfigs/ProcessorConfigErrors.js"
+import { retrieveProcessorConfig } from "../processorConfigs/retrieveProcessorConfig.js"
+import {
+  type SaveProcessorConfigError,
+  saveProcessorConfig
+} from "../processorConfigs/saveProcessorConfig.js"
+import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
 import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import { type CreateRefundError, createRefund } from "../refunds/createRefund.js"
 import { ChargeNotFound } from "../refunds/RefundErrors.js"
+import {
+  type CreateWebhookEndpointError,
+  createWebhookEndpoint
+} from "../webhookEndpoints/createWebhookEndpoint.js"
+import {
+  type DeleteWebhookEndpointError,
+  deleteWebhookEndpoint
+} from "../webhookEndpoints/deleteWebhookEndpoint.js"
+import { retrieveWebhookEndpoint } from "../webhookEndpoints/retrieveWebhookEndpoint.js"
+import {
+  type RollWebhookSecretError,
+  rollWebhookSecret
+} from "../webhookEndpoints/rollWebhookSecret.js"
+import {
+  type UpdateWebhookEndpointError,
+  updateWebhookEndpoint
+} from "../webhookEndpoints/updateWebhookEndpoint.js"
+import type { WebhookEndpointNotFound } from "../webhookEndpoints/WebhookEndpointErrors.js"
+import * as EndpointWire from "../webhookEndpoints/Wire.js"
 import type { DispatcherConfig } from "../webhooks/DispatcherConfig.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import * as InvalidInput from "./InvalidInput.js"
@@ -67,6 +110,23 @@ export interface WriteOptions {
   /** Stripe-style idempotency key: the same input under it is made once, its result replayed. */
   readonly idempotencyKey?: string | undefined
 }
+
+/** Options of a change to the fee configuration. */
+export interface ActingOptions extends WriteOptions {
+  /**
+   * Who acts, as your app names them (a user's id): a change held for approval must be
+   * approved by someone else. Default `"in-process"`.
+   */
+  readonly by?: string | undefined
+}
+
+/** Options of an approval: who approves, never whoever requested the change. */
+export interface ApproveOptions extends WriteOptions {
+  readonly by: string
+}
+
+/** Who acts when a fee configuration call does not say. */
+const IN_PROCESS = "in-process"
 
 /** A page of charges, newest first. */
 export interface ChargeListRequest extends Page.PageRequest {
@@ -82,7 +142,21 @@ export type KeyedError =
   | StorageError
 
 /** Every failure a call of the service may end with. */
-export type LevyError = CreateChargeError | CreateRefundError | KeyedError | FeeError
+export type LevyError =
+  | CreateChargeError
+  | CreateRefundError
+  | UpdateFeeConfigError
+  | ApproveFeeChangeError
+  | CancelFeeChangeError
+  | CreateWebhookEndpointError
+  | UpdateWebhookEndpointError
+  | DeleteWebhookEndpointError
+  | RollWebhookSecretError
+  | SaveProcessorConfigError
+  | DeleteProcessorConfigError
+  | ProcessorConfigNotFound
+  | KeyedError
+  | FeeError
 
 /** The service. */
 export interface Levy {
@@ -121,6 +195,80 @@ export interface Levy {
   readonly feeConfig: {
     /** The configuration in force (the defaults until one is stored) and any pending change. */
     readonly retrieve: (tenant: Tenant.Tenant) => Effect.Effect<FeeConfig.FeeConfig, StorageError>
+    /** Applied at once (`updated: true`), or in live mode held for approval when it raises a fee. */
+    readonly update: (
+      tenant: Tenant.Tenant,
+      input: FeeConfigUpdate.FeeConfigUpdate,
+      options?: ActingOptions
+    ) => Effect.Effect<FeeConfig.FeeConfig, UpdateFeeConfigError | KeyedError>
+    /** Applies the held change `id` (`pendingChange.id`), approved by someone else than its requester. */
+    readonly approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options: ApproveOptions
+    ) => Effect.Effect<FeeConfig.FeeConfig, ApproveFeeChangeError | KeyedError>
+    /** Drops the held change; the configuration in force. */
+    readonly cancel: (
+      tenant: Tenant.Tenant,
+      options?: ActingOptions
+    ) => Effect.Effect<FeeConfig.FeeConfig, CancelFeeChangeError | KeyedError>
+  }
+  readonly webhookEndpoints: {
+    /** A new endpoint, with its signing secret (shown here only, and when rolled). */
+    readonly create: (
+      tenant: Tenant.Tenant,
+      input: WebhookEndpointCreate.WebhookEndpointCreate,
+      options?: WriteOptions
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, CreateWebhookEndpointError | KeyedError>
+    readonly retrieve: (
+      tenant: Tenant.Tenant,
+      id: string
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, WebhookEndpointNotFound | StorageError>
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: Page.PageRequest
+    ) => Effect.Effect<
+      Page.Page<WebhookEndpoint.WebhookEndpoint>,
+      InvalidInput.InvalidInput | StorageError
+    >
+    readonly update: (
+      tenant: Tenant.Tenant,
+      id: string,
+      input: WebhookEndpointUpdate.WebhookEndpointUpdate,
+      options?: WriteOptions
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, UpdateWebhookEndpointError | KeyedError>
+    readonly delete: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options?: WriteOptions
+    ) => Effect.Effect<
+      WebhookEndpoint.DeletedWebhookEndpoint,
+      DeleteWebhookEndpointError | KeyedError
+    >
+    /** A new signing secret; the old one keeps signing beside it for 24 hours. */
+    readonly rollSecret: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options?: WriteOptions
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, RollWebhookSecretError | KeyedError>
+  }
+  readonly processorConfig: {
+    /** Checked with the processor, then saved; answered with the credentials masked. */
+    readonly save: (
+      tenant: Tenant.Tenant,
+      input: ProcessorConfigCreate.ProcessorConfigCreate,
+      options?: WriteOptions
+    ) => Effect.Effect<ProcessorConfig.ProcessorConfig, SaveProcessorConfigError | KeyedError>
+    readonly retrieve: (
+      tenant: Tenant.Tenant
+    ) => Effect.Effect<ProcessorConfig.ProcessorConfig, ProcessorConfigNotFound | StorageError>
+    readonly delete: (
+      tenant: Tenant.Tenant,
+      options?: WriteOptions
+    ) => Effect.Effect<
+      ProcessorConfig.DeletedProcessorConfig,
+      DeleteProcessorConfigError | KeyedError
+    >
   }
 }
 
@@ -149,8 +297,41 @@ const checkedKey = (options: WriteOptions | undefined) => {
 }
 
 /**
- * A write of `input` (checked by `schema`) for `tenant`: run once without a key; under a key,
- * claimed, run or replayed (`Keyed.run`) and its stored answer read back by `replay`.
+ * A write for `tenant` that is the request `request` to `operation`: run once without a key;
+ * under a key, claimed, run or replayed (`Keyed.run`) and its stored answer read back by
+ * `replay`.
+ */
+const keyed = <B, BI, E, R, ER, RR>(
+  tenant: Tenant.Tenant,
+  options: WriteOptions | undefined,
+  operation: string,
+  request: unknown,
+  encode: Schema.Schema<B, BI>,
+  write: (claim: Option.Option<Claim>) => Effect.Effect<Written<B>, E, R>,
+  replay: (tenant: Tenant.Tenant, key: string, response: StoredResponse) => Effect.Effect<B, ER, RR>
+) =>
+  Effect.gen(function* () {
+    const key = yield* checkedKey(options)
+    if (Option.isNone(key)) return (yield* write(Option.none())).value
+    const ran = yield* Keyed.run(
+      tenant,
+      key.value,
+      Keyed.fingerprint(operation, request),
+      (claim) => write(Option.some(claim)),
+      {
+        response: (value) => ({
+          status: 200,
+          body: Schema.encodeSync(encode)(value) as StoredResponse["body"]
+        }),
+        isStored: (error) => isStored(error as Parameters<typeof isStored>[0])
+      }
+    )
+    return ran._tag === "Ran" ? ran.value : yield* replay(tenant, key.value, ran.response)
+  })
+
+/**
+ * A write of `input` (checked by `schema`) for `tenant`, the request being `operation` with
+ * that input: `keyed`.
  */
 const writing =
   <A, I, B, BI, E, R, ER, RR>(
@@ -171,41 +352,61 @@ const writing =
   (tenant: Tenant.Tenant, input: A, options?: WriteOptions) =>
     Effect.gen(function* () {
       const valid = yield* checked(schema, input)
-      const key = yield* checkedKey(options)
-      if (Option.isNone(key)) return (yield* write(tenant, valid, Option.none())).value
-      const keyed = yield* Keyed.run(
+      const request = yield* Effect.orDie(Schema.encode(schema)(valid))
+      return yield* keyed(
         tenant,
-        key.value,
-        Keyed.fingerprint(operation, yield* Effect.orDie(Schema.encode(schema)(valid))),
-        (claim) => write(tenant, valid, Option.some(claim)),
-        {
-          response: (value) => ({
-            status: 200,
-            body: Schema.encodeSync(encode)(value) as StoredResponse["body"]
-          }),
-          isStored: (error) => isStored(error as Parameters<typeof isStored>[0])
-        }
+        options,
+        operation,
+        request,
+        encode,
+        (claim) => write(tenant, valid, claim),
+        replay
       )
-      return keyed._tag === "Ran" ? keyed.value : yield* replay(tenant, key.value, keyed.response)
     })
+
+/** A page of stored records as the wire shows them; an unknown cursor is the caller's error. */
+const page = <S, W, R>(
+  listed: Effect.Effect<
+    Page.Page<S>,
+    { readonly _tag: "RecordNotFound"; readonly id: string } | StorageError,
+    R
+  >,
+  toWire: (record: S) => W,
+  request: Page.PageRequest,
+  what: string
+) =>
+  listed.pipe(
+    Effect.map((found) => ({ data: found.data.map(toWire), hasMore: found.hasMore })),
+    Effect.catchTag("RecordNotFound", (e) =>
+      Effect.fail(
+        new InvalidInput.InvalidInput({
+          code: "parameter_invalid",
+          param: request.startingAfter === undefined ? "endingBefore" : "startingAfter",
+          message: `No such ${what}: '${e.id}'; a cursor names a ${what} of the same account and mode.`
+        })
+      )
+    )
+  )
 
 type Services =
   | AccountRepository
   | ChargeRepository
   | ComplianceRules
+  | EventRepository
   | FeeConfigRepository
   | IdempotencyRepository
   | Ids
   | PaymentProcessors
+  | ProcessorConfigRepository
   | Transactions
+  | WebhookEndpointRepository
 
 /** The service over the services it runs on (the waking ones of the dispatcher's layer). */
 export const make = Effect.gen(function* () {
   const context = yield* Effect.context<Services>()
   const run = <A, E>(effect: Effect.Effect<A, E, Services>) => Effect.provide(effect, context)
   const charges = yield* ChargeRepository
-  const feeConfigs = yield* FeeConfigRepository
-  const rules = yield* ComplianceRules
+  const endpoints = yield* WebhookEndpointRepository
 
   const createChargeKeyed = writing(
     "POST /v1/charges",
@@ -220,6 +421,20 @@ export const make = Effect.gen(function* () {
     Refund.Refund,
     createRefund,
     Replays.refund
+  )
+  const createEndpointKeyed = writing(
+    "POST /v1/webhook-endpoints",
+    WebhookEndpointCreate.WebhookEndpointCreate,
+    WebhookEndpoint.WebhookEndpoint,
+    createWebhookEndpoint,
+    Replays.success(WebhookEndpoint.WebhookEndpoint)
+  )
+  const saveProcessorKeyed = writing(
+    "POST /v1/processor-config",
+    ProcessorConfigCreate.ProcessorConfigCreate,
+    ProcessorConfig.ProcessorConfig,
+    saveProcessorConfig,
+    Replays.success(ProcessorConfig.ProcessorConfig)
   )
 
   return LevyService.of({
@@ -251,29 +466,106 @@ export const make = Effect.gen(function* () {
           )
         ),
       list: (tenant, request = {}) =>
-        charges.list(tenant, request).pipe(
-          Effect.map((page) => ({ data: page.data.map(ChargeWire.toWire), hasMore: page.hasMore })),
-          Effect.catchTag("RecordNotFound", (e) =>
-            Effect.fail(
-              new InvalidInput.InvalidInput({
-                code: "parameter_invalid",
-                param: request.startingAfter === undefined ? "endingBefore" : "startingAfter",
-                message: `No such charge: '${e.id}'; a cursor names a charge of the same account and mode.`
-              })
-            )
-          )
-        )
+        page(charges.list(tenant, request), ChargeWire.toWire, request, "charge")
     },
     refunds: {
       create: (tenant, input, options) => run(createRefundKeyed(tenant, input, options))
     },
     feeConfig: {
-      retrieve: (tenant) =>
-        Effect.gen(function* () {
-          const config = yield* Config.inForce(tenant)
-          const pending = yield* feeConfigs.pending(tenant)
-          return Config.toWire(rules, tenant, config, { pending })
-        }).pipe(Effect.provideService(FeeConfigRepository, feeConfigs))
+      retrieve: (tenant) => run(retrieveFeeConfig(tenant)),
+      update: (tenant, input, options) =>
+        run(
+          writing(
+            "POST /v1/fee-configs",
+            FeeConfigUpdate.FeeConfigUpdate,
+            FeeConfig.FeeConfig,
+            (t, valid, claim) => updateFeeConfig(t, valid, options?.by ?? IN_PROCESS, claim),
+            Replays.success(FeeConfig.FeeConfig)
+          )(tenant, input, options)
+        ),
+      approve: (tenant, id, options) =>
+        run(
+          writing(
+            "POST /v1/fee-configs/pending/approve",
+            FeeConfigApprove.FeeConfigApprove,
+            FeeConfig.FeeConfig,
+            (t, valid, claim) => approveFeeChange(t, valid.id, options.by, claim),
+            Replays.success(FeeConfig.FeeConfig)
+          )(tenant, { id }, options)
+        ),
+      cancel: (tenant, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            "POST /v1/fee-configs/pending/cancel",
+            null,
+            FeeConfig.FeeConfig,
+            (claim) => cancelFeeChange(tenant, options?.by ?? IN_PROCESS, claim),
+            Replays.success(FeeConfig.FeeConfig)
+          )
+        )
+    },
+    webhookEndpoints: {
+      create: (tenant, input, options) => run(createEndpointKeyed(tenant, input, options)),
+      retrieve: (tenant, id) => run(retrieveWebhookEndpoint(tenant, id)),
+      list: (tenant, request = {}) =>
+        page(
+          endpoints.list(tenant, request),
+          (e) => EndpointWire.endpoint(e),
+          request,
+          "webhook endpoint"
+        ),
+      update: (tenant, id, input, options) =>
+        run(
+          writing(
+            `POST /v1/webhook-endpoints/${id}`,
+            WebhookEndpointUpdate.WebhookEndpointUpdate,
+            WebhookEndpoint.WebhookEndpoint,
+            (t, valid, claim) => updateWebhookEndpoint(t, id, valid, claim),
+            Replays.success(WebhookEndpoint.WebhookEndpoint)
+          )(tenant, input, options)
+        ),
+      delete: (tenant, id, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            `DELETE /v1/webhook-endpoints/${id}`,
+            null,
+            WebhookEndpoint.DeletedWebhookEndpoint,
+            (claim) => deleteWebhookEndpoint(tenant, id, claim),
+            Replays.success(WebhookEndpoint.DeletedWebhookEndpoint)
+          )
+        ),
+      rollSecret: (tenant, id, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            `POST /v1/webhook-endpoints/${id}/roll-secret`,
+            null,
+            WebhookEndpoint.WebhookEndpoint,
+            (claim) => rollWebhookSecret(tenant, id, claim),
+            Replays.success(WebhookEndpoint.WebhookEndpoint)
+          )
+        )
+    },
+    processorConfig: {
+      save: (tenant, input, options) => run(saveProcessorKeyed(tenant, input, options)),
+      retrieve: (tenant) => run(retrieveProcessorConfig(tenant)),
+      delete: (tenant, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            "DELETE /v1/processor-config",
+            null,
+            ProcessorConfig.DeletedProcessorConfig,
+            (claim) => deleteProcessorConfig(tenant, claim),
+            Replays.success(ProcessorConfig.DeletedProcessorConfig)
+          )
+        )
     }
   })
 })
@@ -282,6 +574,11 @@ export const make = Effect.gen(function* () {
 export interface Options {
   /** Webhook delivery settings over the production defaults. */
   readonly webhooks?: Partial<DispatcherConfig>
+  /**
+   * Where each processor's API is when not at its own address (a proxy, a local fake):
+   * `{ stripe: "http://…" }`, as `levy serve` reads `LEVY_STRIPE_API_BASE_URL`.
+   */
+  readonly processorApiBaseUrls?: ApiBaseUrls.Urls
 }
 
 /**
@@ -290,11 +587,16 @@ export interface Options {
  */
 export const layerWith = (
   options: Options = {}
-): Layer.Layer<LevyService, ConfigError.ConfigError, Storage.Repositories | Ids> =>
-  ApiServices.provideWorkflows(
+): Layer.Layer<LevyService, ConfigError.ConfigError, Storage.Repositories | Ids> => {
+  const service = ApiServices.provideWorkflows(
     Layer.effect(LevyService, make),
     DispatcherLayer.layer(options.webhooks)
   )
+  const urls = options.processorApiBaseUrls
+  return urls === undefined
+    ? service
+    : service.pipe(Layer.provide(Layer.succeed(ApiBaseUrls.ProcessorApiBaseUrls, urls)))
+}
 
 /** `layerWith` the defaults. */
 export const layer = layerWith()

@@ -55,3 +55,12 @@ export const refund = (
             : missing("failed refund", key)
         )
       )
+
+/**
+ * The answer a key stored for a write that never stores a failure (the fee configuration,
+ * webhook endpoints, the processor configuration): its body decoded by the answer's schema.
+ */
+export const success =
+  <A, I>(schema: Schema.Schema<A, I>) =>
+  (_tenant: Tenant.Tenant, _key: string, response: StoredResponse): Effect.Effect<A> =>
+    Effect.orDie(Schema.decodeUnknown(schema)(response.body))
