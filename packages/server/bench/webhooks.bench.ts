@@ -34,9 +34,9 @@ import {
 } from "@levy/storage"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime, Scope } from "effect"
 import { report } from "../../../scripts/benchmark.js"
+import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import * as Dispatcher from "../src/webhooks/Dispatcher.js"
 import { defaults } from "../src/webhooks/DispatcherConfig.js"
-import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import { Wake } from "../src/webhooks/Wake.js"
 
 const RECEIVER = "LEVY_BENCH_WEBHOOK_RECEIVER"
@@ -229,9 +229,7 @@ const main = async () => {
           [...committed.keys()].every((id) => receiver.arrivals.has(id)),
         () => receiver.arrivals.size
       )
-      return [...committed]
-        .map(([id, at]) => receiver.arrivals.get(id)! - at)
-        .sort((a, b) => a - b)
+      return [...committed].map(([id, at]) => receiver.arrivals.get(id)! - at).sort((a, b) => a - b)
     }
     const lags = await lagRun("woken", true)
     const polled = await lagRun("polled", false)
