@@ -90,8 +90,11 @@ const startReceiver = () =>
     })
   })
 
-const FAILURES =
-  "SELECT error, count(*) FROM webhook_delivery_attempts WHERE error IS NOT NULL GROUP BY error"
+const FAILURES = `SELECT 'attempt', error, count(*) FROM webhook_delivery_attempts
+  WHERE error IS NOT NULL GROUP BY error
+  UNION ALL SELECT 'delivery', status || ' attempts=' || attempts || ' leased=' || (lease_owner IS NOT NULL)
+    || ' due_in_ms=' || (next_attempt_at_ms - (extract(epoch from now()) * 1000)::bigint), count(*)
+  FROM webhook_deliveries WHERE status <> 'succeeded' GROUP BY 2`
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -194,7 +197,7 @@ const main = async () => {
       try {
         failures = execFileSync("psql", [url, "-Atc", FAILURES], { encoding: "utf8" })
       } catch {}
-      throw new Error(`${error.message}; failed attempts (error|count):\n${failures}`)
+      throw new Error(`${error.message}; what did not succeed (kind|what|count):\n${failures}`)
     })
     const cpu = process.cpuUsage(cpuBefore)
     const last = Math.max(...receiver.arrivals.values())
