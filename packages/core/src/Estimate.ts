@@ -56,7 +56,7 @@ export const estimate = (
   if (isFeeError(unit)) return Either.left(unit)
   const q = Fee.quoteIn(schedule, request.amount, unit, request.currency as string)
   if (isFeeError(q)) return Either.left(q)
-  const adjusted = Compliance.adjustOrFail(ruleset, request, quotedFee(schedule, q, unit))
+  const adjusted = adjust(schedule, ruleset, request, q, unit)
   if (isFeeError(adjusted)) return Either.left(adjusted)
   if (adjusted.original.compliant) {
     const shown = withDisclosure(adjusted.original, q, unit)
@@ -74,6 +74,23 @@ export const estimate = (
 
 /** The same as `estimate`: what a charge collects. */
 export const chargeQuote = estimate
+
+/**
+ * The compliance step of `estimate`, on its own: the quote `q` (`Fee.quoteIn` of the request's
+ * amount in `unit`) decided and, when not compliant, lowered. The fee a charge collects is
+ * `q.convenienceFee` when `original.compliant`, else `fee` (compliant when `verdict.compliant`),
+ * as `estimate` builds it, without the disclosures and objects an estimate adds. For callers
+ * that price many charges: a quote depends on the amount and currency only, so it can be
+ * reused across compliance contexts (feeConfigs/FeeRaise.ts in the server).
+ */
+export const adjust = (
+  schedule: FeeSchedule,
+  ruleset: Ruleset,
+  request: Compliance.ComplianceContext,
+  q: Fee.FeeQuote,
+  unit: Currency.Currency
+): Compliance.Adjusted | FeeError =>
+  Compliance.adjustOrFail(ruleset, request, quotedFee(schedule, q, unit))
 
 /**
  * The quote of the configured fee itself, as a charge under `nonCompliant: "reject"` sees it:

@@ -3,17 +3,24 @@
  * `node:http` receiver on loopback in a child process (so it does not share the
  * dispatcher's event loop) that answers 200 and reports when each event arrived.
  *
- * - Throughput: `BURST` events written first, then one dispatcher (production defaults:
- *   64 in flight, batches of 100) fans them out and delivers them; deliveriesPerSec is
+ * - Throughput: `BURST` events written first, then one dispatcher (production defaults,
+ *   `DispatcherConfig.defaults`) fans them out and delivers them; deliveriesPerSec is
  *   events / seconds from start to the last arrival (fan-out, claim, sign, POST, record).
- * - Lag: with the dispatcher idle and polling every 200 ms (the default; no in-process wake,
- *   as for an event written by another process), events are written at a steady 100/s for
- *   `LAG_S` seconds; lag is arrival time minus the writer's commit time, p50/p99.
+ * - Lag: events written at a steady 100/s for `LAG_S` seconds; lag is the arrival time at the
+ *   receiver minus the writer's commit time (when its insert returned), p50/p99. Twice: woken
+ *   (the writer signals `Wake` after its commit, as every write in a `levy serve` process
+ *   does: `DispatcherLayer`), the headline figure; and polled (no wake, as for an event
+ *   written by another process: the dispatcher finds it at its next 200 ms poll).
  *
- * Writes bench-results/webhooks.json. Targets (issue 5): ≥ 2,000 deliveries/s, p99 < 1 s.
+ * `LEVY_BENCH_WEBHOOK_PROFILE=<dir>` writes a CPU profile of the dispatcher's process during
+ * the throughput phase (the receiver is another process) to `<dir>/webhooks.cpuprofile`.
+ *
+ * Writes bench-results/webhooks.json. Targets (issue 18): ≥ 3,000 deliveries/s, p99 < 250 ms.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import {
@@ -27,6 +34,7 @@ import {
 } from "@levy/storage"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime, Scope } from "effect"
 import { report } from "../../../scripts/benchmark.js"
+import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import * as Dispatcher from "../src/webhooks/Dispatcher.js"
 import { defaults } from "../src/webhooks/DispatcherConfig.js"
 import { Wake } from "../src/webhooks/Wake.js"
@@ -82,11 +90,32 @@ const startReceiver = () =>
     })
   })
 
+const FAILURES = `SELECT 'attempt', error, count(*) FROM webhook_delivery_attempts
+  WHERE error IS NOT NULL GROUP BY error
+  UNION ALL SELECT 'delivery', status || ' attempts=' || attempts || ' leased=' || (lease_owner IS NOT NULL)
+    || ' due_in_ms=' || (next_attempt_at_ms - (extract(epoch from now()) * 1000)::bigint), count(*)
+  FROM webhook_deliveries WHERE status <> 'succeeded' GROUP BY 2`
+
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
-const waitFor = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 5))
+/**
+ * Waits until `check` holds; fails when `progress` (a count) stalls for 30 s, so a run whose
+ * deliveries all fail (a refused URL, say) ends with a message rather than hanging.
+ */
+const waitFor = async (what: string, check: () => boolean, progress: () => number) => {
+  let last = progress()
+  let lastMoved = Date.now()
+  while (!check()) {
+    await new Promise((r) => setTimeout(r, 5))
+    const now = progress()
+    if (now !== last) {
+      last = now
+      lastMoved = Date.now()
+    } else if (Date.now() - lastMoved > 30_000) {
+      throw new Error(`${what}: no progress for 30 s (${now} so far)`)
+    }
+  }
 }
 
 const main = async () => {
@@ -100,6 +129,8 @@ const main = async () => {
       Layer.provide(SecretBox.layerRandom),
       Layer.provideMerge(Ids.layer),
       Layer.provideMerge(Wake.layer),
+      // The receiver is on loopback: allowed in test mode, as on a development server.
+      Layer.provideMerge(Layer.succeed(LoopbackTargets, true)),
       Layer.orDie
     )
   )
@@ -145,38 +176,77 @@ const main = async () => {
         { concurrency: 16, discard: true }
       )
     )
+    const profileDir = process.env.LEVY_BENCH_WEBHOOK_PROFILE
+    const session = profileDir === undefined ? undefined : new Session()
+    if (session !== undefined) {
+      session.connect()
+      await session.post("Profiler.enable")
+      await session.post("Profiler.start")
+    }
     const started = Date.now()
+    const cpuBefore = process.cpuUsage()
     const fiber = runtime.runFork(Dispatcher.run(config))
-    await waitFor(() => receiver.arrivals.size >= BURST)
+    await waitFor(
+      "burst",
+      () => receiver.arrivals.size >= BURST,
+      () => receiver.arrivals.size
+    ).catch((error: Error) => {
+      // What the attempts that did not succeed were told, to say why the run stalled (psql
+      // where installed: a diagnostic only).
+      let failures = ""
+      try {
+        failures = execFileSync("psql", [url, "-Atc", FAILURES], { encoding: "utf8" })
+      } catch {}
+      throw new Error(`${error.message}; what did not succeed (kind|what|count):\n${failures}`)
+    })
+    const cpu = process.cpuUsage(cpuBefore)
     const last = Math.max(...receiver.arrivals.values())
     const deliveriesPerSec = BURST / ((last - started) / 1000)
-
-    // Lag: steady writes while the dispatcher polls.
-    const committed = new Map<string, number>()
-    const total = LAG_RATE * LAG_S
-    const t0 = Date.now()
-    for (let i = 0; i < total; i++) {
-      const due = t0 + (i * 1000) / LAG_RATE
-      const wait = due - Date.now()
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-      const id = `evt_lag${i}`
-      void runtime.runPromise(insert(id)).then(() => committed.set(id, Date.now()))
+    // The dispatcher's process CPU per delivery: steadier than the rate on a shared machine.
+    const cpuPerDeliveryUs = (cpu.user + cpu.system) / BURST
+    if (session !== undefined) {
+      const { profile } = await session.post("Profiler.stop")
+      writeFileSync(`${profileDir}/webhooks.cpuprofile`, JSON.stringify(profile))
+      session.disconnect()
     }
-    await waitFor(
-      () =>
-        committed.size === total && [...committed.keys()].every((id) => receiver.arrivals.has(id))
-    )
-    const lags = [...committed]
-      .map(([id, at]) => receiver.arrivals.get(id)! - at)
-      .sort((a, b) => a - b)
+
+    // Lag: steady writes while the dispatcher idles, each write woken or not.
+    const wake = await runtime.runPromise(Wake)
+    const lagRun = async (name: string, woken: boolean) => {
+      const committed = new Map<string, number>()
+      const total = LAG_RATE * LAG_S
+      const t0 = Date.now()
+      for (let i = 0; i < total; i++) {
+        const due = t0 + (i * 1000) / LAG_RATE
+        const wait = due - Date.now()
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+        const id = `evt_${name}${i}`
+        void runtime
+          .runPromise(woken ? Effect.zipLeft(insert(id), wake.signal) : insert(id))
+          .then(() => committed.set(id, Date.now()))
+      }
+      await waitFor(
+        name,
+        () =>
+          committed.size === total &&
+          [...committed.keys()].every((id) => receiver.arrivals.has(id)),
+        () => receiver.arrivals.size
+      )
+      return [...committed].map(([id, at]) => receiver.arrivals.get(id)! - at).sort((a, b) => a - b)
+    }
+    const lags = await lagRun("woken", true)
+    const polled = await lagRun("polled", false)
     await runtime.runPromise(Fiber.interrupt(fiber))
 
     report("webhooks", {
       deliveriesPerSec,
+      cpuPerDeliveryUs,
       burstEvents: BURST,
       lagP50Ms: percentile(lags, 50),
       lagP99Ms: percentile(lags, 99),
       lagMaxMs: lags[lags.length - 1]!,
+      polledLagP50Ms: percentile(polled, 50),
+      polledLagP99Ms: percentile(polled, 99),
       lagEventsPerSec: LAG_RATE,
       pollIntervalMs: config.pollIntervalMs,
       concurrency: config.concurrency

@@ -1,7 +1,10 @@
 /**
  * Every write that records an event wakes webhook delivery in its process: a charge is settled
  * outside `Transactions.run` (ChargeRepository.settleCharge), yet its `charge.succeeded` is
- * delivered at once, with the dispatcher's poll set to a minute.
+ * delivered. The dispatcher polls once when it starts (before the charge exists) and then only
+ * after `POLL_MS`, longer than this file's tests may run (vitest's testTimeout): no poll can
+ * happen while the test runs, so a delivery at all is the wake's doing. Nothing here is timed;
+ * the wait is only a guard against hanging.
  */
 import { Ids, Storage } from "@levy/storage"
 import { Layer } from "effect"
@@ -10,7 +13,8 @@ import * as Mount from "../src/Mount.js"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import { eventually, type Receiver, receiver } from "./WebhooksSupport.js"
 
-const POLL_MS = 60_000
+// Longer than any test may run (testTimeout, vitest.config.ts): the dispatcher never polls again.
+const POLL_MS = 60 * 60_000
 
 describe("webhook delivery is woken by every write", () => {
   let levy: Mount.MountedLevy
@@ -50,17 +54,16 @@ describe("webhook delivery is woken by every write", () => {
     await hooks?.close()
   })
 
-  it("delivers a charge's event long before the next poll", async () => {
-    const started = Date.now()
+  it("delivers a charge's event with no poll in between", async () => {
     const charge = await post("/v1/charges", { amount: 1000, currency: "usd" })
     expect(charge.status).toBe(200)
-    await eventually("the charge's event", () => hooks.received.length > 0, 5_000)
+    await eventually("the charge's event", () => hooks.received.length > 0)
     const delivered = JSON.parse(hooks.received[0]!.body) as {
       type: string
       data: { object: { id: string } }
     }
     expect(delivered.type).toBe("charge.succeeded")
     expect(delivered.data.object.id).toBe(charge.body.id)
-    expect(hooks.received[0]!.at - started).toBeLessThan(5_000)
-  }, 10_000)
+    expect(hooks.received).toHaveLength(1)
+  })
 })

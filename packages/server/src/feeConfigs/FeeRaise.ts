@@ -10,10 +10,30 @@
  * the region omitted (so `defaultRegion` applies); then every place in either configuration's
  * ruleset version (and the region omitted) for each card type, cardholder, channel and fee
  * type, at a few amounts in a few currencies. A charge refused before and collected with a fee after counts as a raise.
+ *
+ * Cheap enough for a request (docs/performance.md "Deciding a fee raise"), with the same answer
+ * as pricing every point with `Estimate.chargeQuote` (FeeRaise.property.test.ts):
+ * - a change that leaves every input of the fee as it was (schedule, cost of acceptance,
+ *   ruleset version, defaultRegion, allowUncertain, nonCompliant) raises nothing, unpriced;
+ * - a point is priced by the estimate's own steps without what an estimate adds for display
+ *   (disclosures, the quote objects): `Fee.quoteIn`, then `Estimate.adjust`;
+ * - a quote depends on the amount and currency alone, so each configuration quotes each
+ *   (currency, amount) once, however many compliance contexts price it; a quote the engine
+ *   refuses (a flat fee that JPY cannot carry, say) is refused once, not per context.
  */
 
-import type { FeeSchedule } from "@levy/core"
-import { type ComplianceRules, Currency, Estimate, Rate, Rule, Ruleset } from "@levy/core"
+import type { Decimal, FeeSchedule } from "@levy/core"
+import {
+  type ComplianceRules,
+  Currency,
+  Estimate,
+  Fee,
+  type FeeError,
+  isFeeError,
+  Rate,
+  Rule,
+  Ruleset
+} from "@levy/core"
 import { type Context, Either } from "effect"
 import type { StoredConfig } from "./Config.js"
 import * as Config from "./Config.js"
@@ -33,6 +53,8 @@ interface Priced {
   readonly schedule: FeeSchedule.FeeSchedule
   readonly costOfAcceptance: number | undefined
   readonly ruleset: Ruleset.Ruleset
+  /** Quotes by `currency/amount`: the same whatever the compliance context. */
+  readonly quotes: Map<string, Fee.FeeQuote | FeeError>
 }
 
 const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
@@ -41,7 +63,64 @@ const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
   const ruleset = Config.rulesetOf(rules, config)
   return Either.isLeft(schedule) || Either.isLeft(coa) || ruleset === undefined
     ? undefined
-    : { config, schedule: schedule.right, costOfAcceptance: coa.right, ruleset }
+    : {
+        config,
+        schedule: schedule.right,
+        costOfAcceptance: coa.right,
+        ruleset,
+        quotes: new Map()
+      }
+}
+
+const sameDecimal = (a: Decimal.Decimal, b: Decimal.Decimal) =>
+  a.units === b.units && a.scale === b.scale
+
+const sameFees = (a: FeeSchedule.CurrencyFees, b: FeeSchedule.CurrencyFees) =>
+  sameDecimal(a.flatFee, b.flatFee) && a.minFee === b.minFee && a.maxFee === b.maxFee
+
+/**
+ * Whether two schedules are the same, field by field. A decimal written at another scale
+ * (0.3 and 0.30) counts as a difference: that only costs the full comparison.
+ */
+const sameSchedule = (a: FeeSchedule.FeeSchedule, b: FeeSchedule.FeeSchedule): boolean => {
+  if (
+    a.percentage !== b.percentage ||
+    !sameDecimal(a.flatFee, b.flatFee) ||
+    a.model !== b.model ||
+    a.rounding !== b.rounding ||
+    a.minFee !== b.minFee ||
+    a.maxFee !== b.maxFee ||
+    a.minAmount !== b.minAmount ||
+    a.maxAmount !== b.maxAmount ||
+    a.currencyFees.size !== b.currencyFees.size
+  ) {
+    return false
+  }
+  for (const [code, fees] of a.currencyFees) {
+    const other = b.currencyFees.get(code)
+    if (other === undefined || !sameFees(fees, other)) return false
+  }
+  return true
+}
+
+/** Whether `a` and `b` price every charge alike: every input `chargedFee` reads is the same. */
+const samePricing = (a: Priced, b: Priced): boolean =>
+  a.ruleset === b.ruleset &&
+  a.costOfAcceptance === b.costOfAcceptance &&
+  a.config.defaultRegion === b.config.defaultRegion &&
+  a.config.allowUncertain === b.config.allowUncertain &&
+  a.config.nonCompliant === b.config.nonCompliant &&
+  sameSchedule(a.schedule, b.schedule)
+
+/** `p`'s quote of `amount` in `unit`, made once. */
+const quoteOf = (p: Priced, unit: Currency.Currency, amount: number) => {
+  const key = `${unit.code}/${amount}`
+  let q = p.quotes.get(key)
+  if (q === undefined) {
+    q = Fee.quoteIn(p.schedule, amount, unit, unit.code)
+    p.quotes.set(key, q)
+  }
+  return q
 }
 
 /**
@@ -50,19 +129,30 @@ const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
  * when the charge is refused.
  */
 const chargedFee = (p: Priced, point: Point): number | undefined => {
-  const quote = Estimate.chargeQuote(p.schedule, p.ruleset, {
-    ...point.context,
-    amount: point.amount,
-    currency: point.currency,
-    region: point.context.region ?? p.config.defaultRegion,
-    costOfAcceptance: p.costOfAcceptance,
-    allowUncertain: p.config.allowUncertain
-  })
-  if (Either.isLeft(quote)) return undefined
-  const q = quote.right
-  if (!q.compliant) return undefined
-  if (p.config.nonCompliant === "reject" && !q.configured.compliant) return undefined
-  return q.convenienceFee
+  const unit = Fee.currencyOrFail(point.currency)
+  if (isFeeError(unit)) return undefined
+  const q = quoteOf(p, unit, point.amount)
+  if (isFeeError(q)) return undefined
+  // The request `Estimate.chargeQuote` would be given; its amount and currency are in `q`.
+  const adjusted = Estimate.adjust(
+    p.schedule,
+    p.ruleset,
+    {
+      ...point.context,
+      region: point.context.region ?? p.config.defaultRegion,
+      costOfAcceptance: p.costOfAcceptance,
+      allowUncertain: p.config.allowUncertain
+    },
+    q,
+    unit
+  )
+  if (isFeeError(adjusted)) return undefined
+  // As `Estimate.estimate` builds the quote: the configured fee where it is compliant, else
+  // the lowered one, collected only when compliant and when the account adjusts.
+  if (adjusted.original.compliant) return q.convenienceFee
+  if (!adjusted.verdict.compliant) return undefined
+  if (p.config.nonCompliant === "reject") return undefined
+  return adjusted.fee
 }
 
 /** Odd and round amounts across the range: rounding modes differ on the odd ones. */
@@ -159,6 +249,7 @@ export const raisesFee = (rules: Rules, before: StoredConfig, next: StoredConfig
   const n = priced(rules, next)
   if (n === undefined) return false
   if (b === undefined) return true
+  if (samePricing(b, n)) return false
   const raisedAt = (point: Point) => {
     const after = chargedFee(n, point)
     if (after === undefined) return false

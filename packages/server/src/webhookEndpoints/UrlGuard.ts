@@ -128,10 +128,37 @@ export interface Mode {
   readonly allowLoopback?: boolean | undefined
 }
 
+/** What an address is: the reason it is never a target, "loopback", or null (public). */
+const classify = (a: Address): string | null => {
+  for (const [list, reason] of FORBIDDEN) if (list.check(a.address, typeOf(a))) return reason
+  return LOOPBACK.check(a.address, typeOf(a)) ? LOOPBACK_CLASS : null
+}
+
+const LOOPBACK_CLASS = "loopback"
+
+/**
+ * `classify` remembered by address: the dispatcher checks the target at every delivery, and
+ * `BlockList.check` builds a `SocketAddress` per list and call (docs/performance.md "Webhook
+ * delivery"). What an address is never changes; at most 10,000 are kept.
+ */
+const classes = new Map<string, string | null>()
+
+const classOf = (a: Address): string | null => {
+  const key = `${a.family}/${a.address}`
+  let found = classes.get(key)
+  if (found === undefined) {
+    found = classify(a)
+    if (classes.size >= 10_000) classes.clear()
+    classes.set(key, found)
+  }
+  return found
+}
+
 /** Why `address` may not be a target in this mode, if it may not. */
 export const forbiddenReason = (a: Address, options: Mode) => {
-  for (const [list, reason] of FORBIDDEN) if (list.check(a.address, typeOf(a))) return reason
-  if (LOOPBACK.check(a.address, typeOf(a))) {
+  const found = classOf(a)
+  if (found !== null && found !== LOOPBACK_CLASS) return found
+  if (found === LOOPBACK_CLASS) {
     if (options.livemode) return "a loopback address (allowed in test mode only)"
     if (options.allowLoopback !== true) {
       return "a loopback address (allowed only on a server run for development: levy serve --dev)"

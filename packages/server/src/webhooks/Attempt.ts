@@ -20,6 +20,7 @@ import type { DispatcherConfig } from "./DispatcherConfig.js"
 import * as Payload from "./Payload.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 import * as Sender from "./Sender.js"
+import * as Signer from "./Signer.js"
 
 const USER_AGENT = "Levy-Webhooks/1.0"
 
@@ -103,9 +104,7 @@ export const make = Effect.gen(function* () {
       const target = guard.right
 
       const body = Payload.body(event)
-      const signature = yield* Effect.promise(() =>
-        WebhookSignature.sign(secrets, Math.floor(startedMs / 1000), body)
-      )
+      const signature = Signer.sign(secrets, Math.floor(startedMs / 1000), body)
       const result = yield* Sender.send({
         url: target.url,
         address: target.addresses[0]!,

@@ -76,9 +76,11 @@ const post = (r: SendRequest): Effect.Effect<SendResult> =>
       lookup: pinned(r.address)
     }
     let settled = false
+    let deadline: ReturnType<typeof setTimeout> | undefined
     const finish = (result: SendResult) => {
       if (settled) return
       settled = true
+      clearTimeout(deadline)
       resume(Effect.succeed(result))
     }
     const request = (secure ? https : http).request(r.url, options, (response) => {
@@ -103,19 +105,19 @@ const post = (r: SendRequest): Effect.Effect<SendResult> =>
     })
     request.on("error", (error) => finish({ _tag: "NoResponse", error: failureOf(error) }))
     request.end(r.body)
-    // On timeout or interruption: drop the connection.
-    return Effect.sync(() => request.destroy())
+    // The deadline as a plain timer, not `Effect.timeout`: that races a second fiber and a
+    // sleep against every delivery (docs/performance.md "Webhook delivery").
+    deadline = setTimeout(() => {
+      finish({ _tag: "NoResponse", error: `timed out after ${r.timeoutMs} ms` })
+      request.destroy()
+    }, r.timeoutMs)
+    // On interruption: drop the connection.
+    return Effect.sync(() => {
+      settled = true
+      clearTimeout(deadline)
+      request.destroy()
+    })
   })
 
 /** Sends `r`; an answer not complete within the deadline counts as no response. */
-export const send = (r: SendRequest): Effect.Effect<SendResult> =>
-  post(r).pipe(
-    Effect.timeoutTo({
-      duration: r.timeoutMs,
-      onTimeout: (): SendResult => ({
-        _tag: "NoResponse",
-        error: `timed out after ${r.timeoutMs} ms`
-      }),
-      onSuccess: (result) => result
-    })
-  )
+export const send = (r: SendRequest): Effect.Effect<SendResult> => post(r)
