@@ -23,9 +23,9 @@
  */
 import { execFileSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { Session } from "node:inspector/promises"
 import {
   AccountRepository,
   ChargeRepository,
