@@ -15,10 +15,11 @@
  * it moves far less than the rates, which follow whatever else runs on the two cores.
  * Then POST /v1/charges with a fresh Idempotency-Key each, on PostgreSQL (a throwaway
  * database on the local server, dropped afterwards), the same way: `chargesPerSec`, with the
- * server's and PostgreSQL's CPU microseconds per charge (all `postgres` processes, from /proc,
- * so other work on the machine's database counts too), against `bareChargesPerSec`: node:http
- * and `pg` running the same statements by hand (BareCharges.ts). `serverRssMb` is Levy's
- * resident set at the end of the charges load. The `*ToBare` figures are ratios in this run.
+ * server's and PostgreSQL's CPU microseconds per charge (the backends serving the server's
+ * throwaway database, found in `pg_stat_activity`, from /proc: other databases do not count),
+ * against `bareChargesPerSec`: node:http and `pg` running the same statements by hand
+ * (BareCharges.ts). `serverRssMb` is Levy's resident set at the end of the charges load.
+ * The `*ToBare` figures are ratios in this run.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there;
  * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only; LEVY_BENCH_NO_FAST_LANE=1
  * closes the fast lane, so estimates go through the one edge. `platformFloor*` is the
@@ -26,8 +27,9 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -70,6 +72,9 @@ const TARGETS: Readonly<
   bareCharges: { path: "/v1/charges", body: CHARGE_BODY, unique: true }
 }
 
+/** The throwaway database this child serves from, told to the parent for its CPU figure. */
+let databaseName: string | undefined
+
 /** The database's URL, for the bare charges server (which reads no Effect context). */
 class DatabaseUrl extends Context.Tag("bench/DatabaseUrl")<DatabaseUrl, string>() {}
 
@@ -78,11 +83,12 @@ class DatabaseUrl extends Context.Tag("bench/DatabaseUrl")<DatabaseUrl, string>(
  * bench account; its URL too.
  */
 const postgresStore = Layer.unwrapScoped(
-  Effect.map(Testing.throwawayDatabase("levy_bench"), ({ url }) =>
-    Storage.layerPostgres({ url, maxConnections: 20 }).pipe(
+  Effect.map(Testing.throwawayDatabase("levy_bench"), ({ name, url }) => {
+    databaseName = name
+    return Storage.layerPostgres({ url, maxConnections: 20 }).pipe(
       Layer.merge(Layer.succeed(DatabaseUrl, url))
     )
-  )
+  })
 ).pipe(
   Layer.provide(SecretBox.layerRandom),
   Layer.provideMerge(Ids.layer),
@@ -177,7 +183,7 @@ if (serving !== undefined) {
         : serving === "floor"
           ? await PlatformFloor.serve()
           : await serveFull(serving === "charges" ? postgresStore : memoryStore)
-  console.log(`port ${served.port}`)
+  console.log(`port ${served.port}${databaseName === undefined ? "" : ` database ${databaseName}`}`)
   process.on("SIGTERM", () => void served.close().finally(() => process.exit(0)))
 } else {
   const here = fileURLToPath(import.meta.url)
@@ -190,7 +196,9 @@ if (serving !== undefined) {
       ? spawn("taskset", ["-c", String(cpu), process.execPath, ...args], { env })
       : spawn(process.execPath, args, { env })
 
-  const startServer = (mode: string): Promise<{ child: ChildProcess; port: number }> =>
+  const startServer = (
+    mode: string
+  ): Promise<{ child: ChildProcess; port: number; database?: string }> =>
     new Promise((resolve, reject) => {
       const prof = profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`]
       const child = launch(0, [...prof, "--import", "tsx", here], { ...process.env, [MODE]: mode })
@@ -198,8 +206,14 @@ if (serving !== undefined) {
       child.stderr?.pipe(process.stderr)
       child.stdout?.on("data", (chunk: Buffer) => {
         out += chunk.toString()
-        const match = /port (\d+)/.exec(out)
-        if (match) resolve({ child, port: Number(match[1]) })
+        const match = /port (\d+)( database (\w+))?\n/.exec(out)
+        if (match) {
+          resolve({
+            child,
+            port: Number(match[1]),
+            ...(match[3] === undefined ? {} : { database: match[3] })
+          })
+        }
       })
       child.on("exit", (code) => reject(new Error(`${mode} server exited (${code})`)))
     })
@@ -243,23 +257,30 @@ if (serving !== undefined) {
     }
   }
 
-  /** User + system CPU seconds of every PostgreSQL process so far (Linux), for the charges' share. */
-  const postgresCpuSeconds = (): number | undefined => {
+  /** The part of `pg` used here (the package ships no types). */
+  interface PgClientLike {
+    connect(): Promise<void>
+    query(text: string, values: Array<unknown>): Promise<{ rows: Array<{ pid: number }> }>
+    end(): Promise<void>
+  }
+  const { Client } = createRequire(import.meta.url)("pg") as {
+    Client: new (options: { connectionString: string }) => PgClientLike
+  }
+
+  /**
+   * CPU seconds so far of each PostgreSQL backend serving `database` (from `pg_stat_activity`
+   * and /proc, Linux): the charges' own share, whatever else the machine's server runs.
+   */
+  const postgresCpuByBackend = async (database: string): Promise<Map<number, number>> => {
+    const client = new Client({ connectionString: `${Testing.PG_SERVER}/postgres` })
+    await client.connect()
     try {
-      let total = 0
-      for (const pid of readdirSync("/proc")) {
-        if (!/^\d+$/.test(pid)) continue
-        try {
-          if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) {
-            total += cpuSeconds(Number(pid)) ?? 0
-          }
-        } catch {
-          // The process ended while we looked.
-        }
-      }
-      return total
-    } catch {
-      return undefined
+      const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [
+        database
+      ])
+      return new Map(rows.map((r) => [Number(r.pid), cpuSeconds(Number(r.pid)) ?? 0]))
+    } finally {
+      await client.end()
     }
   }
 
@@ -308,20 +329,22 @@ if (serving !== undefined) {
     })
 
   const measure = async (mode: string): Promise<Load> => {
-    const { child, port } = await startServer(mode)
+    const { child, port, database } = await startServer(mode)
     try {
       await load(mode, port, WARMUP_S)
       const cpuBefore = cpuSeconds(child.pid)
-      const pgBefore = TARGETS[mode]?.unique === true ? postgresCpuSeconds() : undefined
+      const pgBefore = database === undefined ? undefined : await postgresCpuByBackend(database)
       const started = performance.now()
       const result = await load(mode, port, MEASURE_S)
       const cpuAfter = cpuSeconds(child.pid)
       const rssMb = residentMb(child.pid)
-      const pgAfter = pgBefore === undefined ? undefined : postgresCpuSeconds()
+      const pgAfter = database === undefined ? undefined : await postgresCpuByBackend(database)
+      let pgUsed = 0
+      for (const [pid, seconds] of pgAfter ?? []) pgUsed += seconds - (pgBefore?.get(pid) ?? 0)
       const postgresUs =
         pgBefore === undefined || pgAfter === undefined
           ? undefined
-          : ((pgAfter - pgBefore) / (result.perSec * MEASURE_S)) * 1_000_000
+          : (pgUsed / (result.perSec * MEASURE_S)) * 1_000_000
       const cpu =
         cpuBefore === undefined || cpuAfter === undefined
           ? undefined

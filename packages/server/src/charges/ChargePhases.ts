@@ -91,11 +91,17 @@ export const errorOf = (charge: Stored): ApiError.LevyError | undefined => {
   }
 }
 
-/** The response (status and body) a settled charge's request answers. */
-export const responseOf = (charge: Stored): { readonly status: number; readonly body: Json } => {
+/**
+ * The response (status and body) a settled charge's request answers; `encoded` is the charge
+ * as the wire encodes it when the caller has it already (a charge is encoded once per settle).
+ */
+export const responseOf = (
+  charge: Stored,
+  encoded?: Json
+): { readonly status: number; readonly body: Json } => {
   const error = errorOf(charge)
   return error === undefined
-    ? { status: 200, body: encodeCharge(ChargeWire.toWire(charge)) as unknown as Json }
+    ? { status: 200, body: encoded ?? (encodeCharge(ChargeWire.toWire(charge)) as unknown as Json) }
     : (ApiError.toResponse(error) as { status: number; body: Json })
 }
 
@@ -170,18 +176,22 @@ export const settle = (
     const ids = yield* Ids
     const charges = yield* ChargeRepository
     const eventId = yield* ids.make("evt")
-    const disputeIds = { dispute: yield* ids.make("dp"), event: yield* ids.make("evt") }
-    const at = now()
     const reported = collected._tag === "Succeeded" ? collected.dispute : undefined
+    // Ids for a dispute only when the processor reported one (most charges have none).
+    const disputeIds =
+      reported === undefined
+        ? undefined
+        : { dispute: yield* ids.make("dp"), event: yield* ids.make("evt") }
+    const at = now()
     return yield* charges.settleCharge(
       charge,
       charge.id,
       settlementOf(charge, collected),
       (settled) => {
-        const body = encodeCharge(ChargeWire.toWire(settled))
+        const body = encodeCharge(ChargeWire.toWire(settled)) as unknown as Json
         const type = settled.status === "succeeded" ? "charge.succeeded" : "charge.failed"
         const dispute: Dispute | undefined =
-          reported === undefined
+          reported === undefined || disputeIds === undefined
             ? undefined
             : {
                 id: disputeIds.dispute,
@@ -195,7 +205,7 @@ export const settle = (
                 updated: at
               }
         const disputeEvent =
-          dispute === undefined
+          dispute === undefined || disputeIds === undefined
             ? []
             : [
                 eventOf(
@@ -225,7 +235,7 @@ export const settle = (
               : {
                   key: settled.idempotencyKey,
                   fingerprint: settled.requestFingerprint,
-                  response: responseOf(settled)
+                  response: responseOf(settled, body)
                 }
         }
       }
