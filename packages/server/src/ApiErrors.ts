@@ -7,39 +7,15 @@ import { ApiError } from "@levy/api"
 import { RulesetVersions } from "@levy/core"
 import { Effect } from "effect"
 import * as ChargePhases from "./charges/ChargePhases.js"
-import type { CreateChargeError } from "./charges/createCharge.js"
 import * as ProcessorErrors from "./charges/ProcessorErrors.js"
-import type { ApproveFeeChangeError } from "./feeConfigs/approveFeeChange.js"
 import { unavailable } from "./feeConfigs/Config.js"
-import type { CancelFeeChangeError } from "./feeConfigs/cancelFeeChange.js"
-import type { UpdateFeeConfigError } from "./feeConfigs/updateFeeConfig.js"
 import * as OtherMode from "./http/OtherMode.js"
 import * as Connect from "./processorConfigs/Connect.js"
-import type { DeleteProcessorConfigError } from "./processorConfigs/deleteProcessorConfig.js"
-import type { ProcessorConfigNotFound } from "./processorConfigs/ProcessorConfigErrors.js"
-import type { SaveProcessorConfigError } from "./processorConfigs/saveProcessorConfig.js"
-import type { CreateRefundError } from "./refunds/createRefund.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
-import type { CreateWebhookEndpointError } from "./webhookEndpoints/createWebhookEndpoint.js"
-import type { DeleteWebhookEndpointError } from "./webhookEndpoints/deleteWebhookEndpoint.js"
-import type { RollWebhookSecretError } from "./webhookEndpoints/rollWebhookSecret.js"
-import type { UpdateWebhookEndpointError } from "./webhookEndpoints/updateWebhookEndpoint.js"
+import type { WorkflowError } from "./WorkflowError.js"
 
 /** Every failure a workflow may end with: its own unions, and the API's errors as they are. */
-export type DomainError =
-  | CreateChargeError
-  | CreateRefundError
-  | UpdateFeeConfigError
-  | ApproveFeeChangeError
-  | CancelFeeChangeError
-  | CreateWebhookEndpointError
-  | UpdateWebhookEndpointError
-  | DeleteWebhookEndpointError
-  | RollWebhookSecretError
-  | SaveProcessorConfigError
-  | DeleteProcessorConfigError
-  | ProcessorConfigNotFound
-  | ApiError.LevyError
+export type DomainError = WorkflowError | ApiError.LevyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
 interface ApiErrorMap {

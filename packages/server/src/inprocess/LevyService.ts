@@ -78,6 +78,7 @@ import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
 import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import { type CreateRefundError, createRefund } from "../refunds/createRefund.js"
 import { ChargeNotFound } from "../refunds/RefundErrors.js"
+import type { WorkflowError } from "../WorkflowError.js"
 import {
   type CreateWebhookEndpointError,
   createWebhookEndpoint
@@ -142,21 +143,7 @@ export type KeyedError =
   | StorageError
 
 /** Every failure a call of the service may end with. */
-export type LevyError =
-  | CreateChargeError
-  | CreateRefundError
-  | UpdateFeeConfigError
-  | ApproveFeeChangeError
-  | CancelFeeChangeError
-  | CreateWebhookEndpointError
-  | UpdateWebhookEndpointError
-  | DeleteWebhookEndpointError
-  | RollWebhookSecretError
-  | SaveProcessorConfigError
-  | DeleteProcessorConfigError
-  | ProcessorConfigNotFound
-  | KeyedError
-  | FeeError
+export type LevyError = WorkflowError | KeyedError | FeeError
 
 /** The service. */
 export interface Levy {
