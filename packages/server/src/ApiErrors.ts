@@ -8,10 +8,10 @@ import { RulesetVersions } from "@levy/core"
 import { Effect } from "effect"
 import * as ChargePhases from "./charges/ChargePhases.js"
 import * as ProcessorErrors from "./charges/ProcessorErrors.js"
-import { unavailable } from "./feeConfigs/Config.js"
 import * as OtherMode from "./http/OtherMode.js"
 import * as Connect from "./processorConfigs/Connect.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
+import { unavailable } from "./Unavailable.js"
 import type { WorkflowError } from "./WorkflowError.js"
 
 /** Every failure a workflow may end with: its own unions, and the API's errors as they are. */

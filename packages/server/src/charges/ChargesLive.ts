@@ -10,6 +10,7 @@ import * as Handle from "../Handle.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Unavailable from "../Unavailable.js"
 import * as ChargeWire from "./ChargeWire.js"
 import { createCharge } from "./createCharge.js"
 
@@ -29,7 +30,7 @@ export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers)
             Effect.catchTags({
               RecordNotFound: () =>
                 OtherMode.noSuch(tenant, "charge", path.id, (other) => charges.get(other, path.id)),
-              StorageError: Config.unavailable
+              StorageError: Unavailable.unavailable
             })
           )
           return ChargeWire.toWire(found)

@@ -12,6 +12,7 @@ import * as Config from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Unavailable from "../Unavailable.js"
 import * as DisputeWire from "./DisputeWire.js"
 
 const URL_PATH = "/v1/disputes"
@@ -34,7 +35,7 @@ export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handler
                   charges.getDispute(other, path.id)
                 )
               ),
-            StorageError: Config.unavailable
+            StorageError: Unavailable.unavailable
           })
         )
       )
@@ -54,7 +55,7 @@ export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handler
           )
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
-          Effect.catchTag("StorageError", Config.unavailable)
+          Effect.catchTag("StorageError", Unavailable.unavailable)
         )
       )
   })

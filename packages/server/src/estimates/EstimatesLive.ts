@@ -22,6 +22,7 @@ import { FeeConfigRepository, type JsonObject, type Tenant } from "@levy/storage
 import { Context, Effect, Either, Layer, Option } from "effect"
 import * as Config from "../feeConfigs/Config.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Unavailable from "../Unavailable.js"
 import * as Quote from "./Quote.js"
 
 type Failure = ApiError.InvalidRequestError | ApiError.ServiceUnavailableError
@@ -61,7 +62,7 @@ export const EstimateHandlerLive = Layer.effect(
     /** The tenant's stored configuration, else the defaults (an estimate writes nothing). */
     const configOf = (tenant: Tenant.Tenant) =>
       repo.get(tenant).pipe(
-        Effect.catchTag("StorageError", Config.unavailable),
+        Effect.catchTag("StorageError", Unavailable.unavailable),
         Effect.map((found) => prepare(Option.isSome(found) ? found.value.config : defaults))
       )
 

@@ -13,11 +13,12 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect } from "effect"
-import { tenantOf, unavailable } from "../feeConfigs/Config.js"
-import * as Idempotency from "../http/Idempotency.js"
+import { tenantOf } from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
+import * as Idempotency from "../idempotency/HandlerIdempotency.js"
 import { ServerApi } from "../ServerApi.js"
+import { unavailable } from "../Unavailable.js"
 import { toWire } from "./EventWire.js"
 
 const URL_PATH = "/v1/events"

@@ -5,8 +5,8 @@
  */
 import { type Event, EventRepository, Ids, type Json, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
-import * as Idempotency from "../http/Idempotency.js"
 import type { Claim } from "../idempotency/Claim.js"
+import * as Idempotency from "../idempotency/HandlerIdempotency.js"
 
 const now = () => Math.floor(Date.now() / 1000)
 

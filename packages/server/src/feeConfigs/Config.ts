@@ -3,6 +3,7 @@
  * §6) and what the handlers need from it: the lazily created default, the engine's
  * `FeeSchedule`, the wire `FeeConfig`, and the storage failures as API errors.
  */
+
 import { ApiError, type CurrentKey, type FeeConfig, type FeeConfigUpdate } from "@levy/api"
 import {
   type ComplianceRules,
@@ -13,14 +14,9 @@ import {
   type Ruleset,
   RulesetVersions
 } from "@levy/core"
-import {
-  type FeeConfigChange,
-  FeeConfigRepository,
-  type JsonObject,
-  type StorageError,
-  Tenant
-} from "@levy/storage"
+import { type FeeConfigChange, FeeConfigRepository, type JsonObject, Tenant } from "@levy/storage"
 import { type Context, Effect, Either, Option } from "effect"
+import { unavailable } from "../Unavailable.js"
 
 /** The stored configuration: every field of `FeeConfigUpdate`, all present. */
 export interface StoredConfig {
@@ -74,18 +70,6 @@ export const toJson = (value: object): JsonObject => value as unknown as JsonObj
 /** The key's tenant: its account and mode; nothing crosses either. */
 export const tenantOf = (key: CurrentKey.Key): Tenant.Tenant =>
   Tenant.make(key.accountId, key.mode === "live")
-
-/** A store failure is a 503 (retry later); the cause is logged. */
-export const unavailable = (error: StorageError) =>
-  Effect.logError("storage failure", error).pipe(
-    Effect.zipRight(
-      Effect.fail(
-        new ApiError.ServiceUnavailableError({
-          message: "The service is temporarily unavailable; retry later."
-        })
-      )
-    )
-  )
 
 /**
  * The configuration in force, read without writing: the stored one, else the defaults. Reads,

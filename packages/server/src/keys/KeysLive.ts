@@ -7,9 +7,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, type ApiKey, CurrentKey } from "@levy/api"
 import { AccountRepository, type ApiKey as StoredKey, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
-import { tenantOf, unavailable } from "../feeConfigs/Config.js"
+import { tenantOf } from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
+import { unavailable } from "../Unavailable.js"
 
 const URL_PATH = "/v1/keys"
 

@@ -30,12 +30,12 @@ import {
   type Transactions
 } from "@levy/storage"
 import { Effect, Option } from "effect"
-import * as Config from "../feeConfigs/Config.js"
 import * as BodyLimit from "../http/BodyLimit.js"
 import type { EdgeOptions } from "../http/EdgeConfig.js"
 import * as RateLimit from "../http/RateLimit.js"
 import type { NotificationInvalid } from "../processors/PaymentProcessor.js"
 import { type NotificationTarget, PaymentProcessors } from "../processors/PaymentProcessors.js"
+import * as Unavailable from "../Unavailable.js"
 import * as ApplyNotification from "./ApplyNotification.js"
 import * as WebhookPath from "./WebhookPath.js"
 
@@ -87,7 +87,7 @@ export const make = Effect.gen(function* () {
   const context = yield* Effect.context<
     ProcessorNotificationRepository | ChargeRepository | Ids | EventRepository | Transactions
   >()
-  const unavailable = (error: StorageError) => Config.unavailable(error)
+  const unavailable = (error: StorageError) => Unavailable.unavailable(error)
 
   return (
     request: HttpServerRequest.HttpServerRequest,

@@ -11,6 +11,7 @@ import * as Handle from "../Handle.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Unavailable from "../Unavailable.js"
 import { createRefund } from "./createRefund.js"
 import * as RefundWire from "./RefundWire.js"
 
@@ -38,7 +39,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
                   charges.getRefund(other, path.id)
                 )
               ),
-            StorageError: Config.unavailable
+            StorageError: Unavailable.unavailable
           })
         )
       )
@@ -53,7 +54,7 @@ export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers)
           )
         }).pipe(
           Effect.provideService(ChargeRepository, charges),
-          Effect.catchTag("StorageError", Config.unavailable)
+          Effect.catchTag("StorageError", Unavailable.unavailable)
         )
       )
   })

@@ -10,6 +10,7 @@ import { FeeConfigRepository } from "@levy/storage"
 import { Effect, Either, Option } from "effect"
 import * as Config from "../feeConfigs/Config.js"
 import { ServerApi } from "../ServerApi.js"
+import * as Unavailable from "../Unavailable.js"
 
 const URL_PATH = "/v1/regions"
 
@@ -42,7 +43,7 @@ export const RegionsLive = HttpApiBuilder.group(ServerApi, "regions", (handlers)
     /** The key's account's ruleset version; an account never configured follows the latest. */
     const rulesetFor = (key: CurrentKey.Key) =>
       repo.get(Config.tenantOf(key)).pipe(
-        Effect.catchTag("StorageError", Config.unavailable),
+        Effect.catchTag("StorageError", Unavailable.unavailable),
         Effect.flatMap((found) =>
           Option.isNone(found)
             ? Effect.succeed(rules.ruleset)

@@ -13,10 +13,10 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect } from "effect"
-import { unavailable } from "../feeConfigs/Config.js"
 import * as Handle from "../Handle.js"
 import * as Listing from "../http/Listing.js"
 import { ServerApi } from "../ServerApi.js"
+import { unavailable } from "../Unavailable.js"
 import { createWebhookEndpoint } from "./createWebhookEndpoint.js"
 import { deleteWebhookEndpoint } from "./deleteWebhookEndpoint.js"
 import { retrieveWebhookEndpoint } from "./retrieveWebhookEndpoint.js"

@@ -5,10 +5,10 @@
 import type { ApiError } from "@levy/api"
 import { Effect, Option, type Schema } from "effect"
 import { toApiError } from "../ApiErrors.js"
-import * as Claims from "../idempotency/Claim.js"
-import * as RequestClaim from "../idempotency/RequestClaim.js"
+import * as Claims from "./Claim.js"
+import * as RequestClaim from "./RequestClaim.js"
 
-export type { Claim } from "../idempotency/Claim.js"
+export type { Claim } from "./Claim.js"
 
 /** Stores a 200 response with `value` encoded by `schema` (the endpoint's success schema). */
 export const recordSuccess = <A, I>(
