@@ -43,6 +43,25 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { median, report } from "../../../scripts/benchmark.js"
 import * as LevyService from "../src/inprocess/LevyService.js"
 
+/** The fields every benched charge shares: 100.00 USD in US-NY with a 3 % + 0.30 fee. */
+const chargeFields = (status: "pending" | "succeeded") => ({
+  amount: 10_000,
+  convenienceFee: 330,
+  totalAmount: 10_330,
+  currency: "usd",
+  status,
+  customer: null,
+  description: null,
+  metadata: {},
+  region: "US-NY",
+  cardType: "credit",
+  feeBreakdown: { percentage: 300, flatFee: 30, adjustment: 0 },
+  compliance: { compliant: true, reasonCode: null, reason: null, rulesetVersion: "2025.1" },
+  failureCode: null,
+  failureMessage: null,
+  details: { source: "tok_visa", billingMode: "direct" }
+})
+
 const WRITERS = 32
 const ROUND_MS = 3_000
 const ROUNDS = 4
@@ -164,21 +183,7 @@ const repository = Effect.gen(function* () {
     accountId: ACCOUNT,
     livemode: false,
     created: Math.floor(Date.now() / 1000),
-    amount: 10_000,
-    convenienceFee: 330,
-    totalAmount: 10_330,
-    currency: "usd",
-    status: "pending",
-    customer: null,
-    description: null,
-    metadata: {},
-    region: "US-NY",
-    cardType: "credit",
-    feeBreakdown: { percentage: 300, flatFee: 30, adjustment: 0 },
-    compliance: { compliant: true, reasonCode: null, reason: null, rulesetVersion: "2025.1" },
-    failureCode: null,
-    failureMessage: null,
-    details: { source: "tok_visa", billingMode: "direct" },
+    ...chargeFields("pending"),
     processor: "simulator",
     processorKey: `levy_${id}`,
     idempotencyKey: key,
@@ -235,21 +240,7 @@ const storageWrite = Effect.gen(function* () {
           accountId: ACCOUNT,
           livemode: false,
           created,
-          amount: 10_000,
-          convenienceFee: 330,
-          totalAmount: 10_330,
-          currency: "usd",
-          status: "succeeded",
-          customer: null,
-          description: null,
-          metadata: {},
-          region: "US-NY",
-          cardType: "credit",
-          feeBreakdown: { percentage: 300, flatFee: 30, adjustment: 0 },
-          compliance: { compliant: true, reasonCode: null, reason: null, rulesetVersion: "2025.1" },
-          failureCode: null,
-          failureMessage: null,
-          details: { source: "tok_visa", billingMode: "direct" }
+          ...chargeFields("succeeded")
         },
         event: {
           id: eventId,
