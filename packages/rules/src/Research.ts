@@ -70,6 +70,17 @@ export const ResearchRule = Schema.Struct({
   /** The merchant may elect any one of these; when set, `limit` is ignored. */
   alternatives: Schema.NullOr(Schema.Array(Limit).pipe(Schema.minItems(1))),
   standardChannelOnly: Schema.Boolean,
+  /**
+   * The channels the rule lets a fee be charged in, as a condition of the fee (Visa's
+   * convenience fee: "card-absent transactions only"); absent: any. A payment in another
+   * channel is refused as outside the fee's channel, not as a prohibited fee: where the law
+   * itself differs by channel (NZ's in-store ban), scope the rules by channel instead.
+   */
+  allowedChannels: Schema.optional(Schema.Array(Channel).pipe(Schema.minItems(1))),
+  /** The fee must be a flat amount, whatever the payment's value; absent: false. */
+  flatOnly: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /** A fee may be charged on recurring or instalment payments; absent: true. */
+  recurringAllowed: Schema.optionalWith(Schema.Boolean, { default: () => true }),
   requiresDisclosure: Schema.Boolean,
   disclosureText: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   notes: Schema.String

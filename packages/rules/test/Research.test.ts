@@ -172,3 +172,44 @@ describe("the validator refuses", () => {
     expect(reasons(valid, "NO")).toContain("is not the file's name NO.json")
   })
 })
+
+describe("the terms of a card network's convenience fee", () => {
+  const rule = (json: unknown) => {
+    const decoded = Research.decode(json, "SE")
+    if (Either.isLeft(decoded)) throw new Error(decoded.left)
+    return decoded.right.versions[1]!.rules[0]!
+  }
+
+  it("absent, a fee may be charged in any channel, need not be flat, and may recur", () => {
+    const read = rule(valid)
+    expect(read.allowedChannels).toBeUndefined()
+    expect(read.flatOnly).toBe(false)
+    expect(read.recurringAllowed).toBe(true)
+  })
+
+  it("are read when given: card-absent only, flat only, not on recurring payments", () => {
+    const read = rule(
+      edit((r) => {
+        Object.assign(r.versions[1]!.rules[0]!, {
+          allowedChannels: ["online"],
+          flatOnly: true,
+          recurringAllowed: false
+        })
+      })
+    )
+    expect(read.allowedChannels).toEqual(["online"])
+    expect(read.flatOnly).toBe(true)
+    expect(read.recurringAllowed).toBe(false)
+  })
+
+  it("refuses no allowed channel, an unknown channel, or a flag that is not a boolean", () => {
+    const withTerms = (terms: Json) =>
+      edit((r) => {
+        Object.assign(r.versions[1]!.rules[0]!, terms)
+      })
+    expect(reasons(withTerms({ allowedChannels: [] }))).toContain("allowedChannels")
+    expect(reasons(withTerms({ allowedChannels: ["phone"] }))).toContain("phone")
+    expect(reasons(withTerms({ flatOnly: "yes" }))).toContain("flatOnly")
+    expect(reasons(withTerms({ recurringAllowed: 0 }))).toContain("recurringAllowed")
+  })
+})

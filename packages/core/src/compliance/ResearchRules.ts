@@ -33,7 +33,8 @@ export const decodeFiles = (
 
 const fromVersion = (record: Research.Record, version: Research.Version): Rule => {
   const clauses = version.rules.map(clause)
-  // The headline terms (what GET /v1/regions shows): a consumer's domestic credit-card surcharge online.
+  // The headline terms (what GET /v1/regions shows): a consumer's domestic credit-card surcharge
+  // online, or convenience fee where that is all the record governs (a network's convenience-fee rule).
   const headline = Clauses.resolve(clauses, {
     scheme: "four_party",
     commercial: false,
@@ -41,7 +42,7 @@ const fromVersion = (record: Research.Record, version: Research.Version): Rule =
     cardType: "credit",
     channel: "online",
     network: "",
-    feeType: "surcharge"
+    feeType: version.rules.every(governsConvenienceFeesOnly) ? "convenience_fee" : "surcharge"
   }).terms
   const networks = [...new Set(version.rules.flatMap((r) => r.scope.networks ?? []))]
   const feeTypes = [...new Set(version.rules.flatMap((r) => r.scope.feeTypes ?? []))]
@@ -73,16 +74,19 @@ const fromVersion = (record: Research.Record, version: Research.Version): Rule =
   }
 }
 
+const governsConvenienceFeesOnly = (rule: Research.ResearchRule): boolean =>
+  rule.scope.feeTypes !== undefined && !rule.scope.feeTypes.includes("surcharge")
+
 const clause = (rule: Research.ResearchRule): Clause => {
   const limit = rule.alternatives === null ? rule.limit : null
   const terms: Terms = {
     status: rule.status,
     cardTypes: CARD_TYPES,
     cardholders: ["consumer", "business"],
-    channels: ["online", "in_person"],
+    channels: rule.allowedChannels ?? ["online", "in_person"],
     ...limitOf(limit),
-    flatOnly: false,
-    recurringAllowed: true,
+    flatOnly: rule.flatOnly,
+    recurringAllowed: rule.recurringAllowed,
     requiresDisclosure: rule.requiresDisclosure,
     standardChannelOnly: rule.standardChannelOnly,
     disclosureText: rule.disclosureText,
