@@ -83,61 +83,62 @@ import r80 from "../research/US-AS.json" with { type: "json" }
 import r81 from "../research/US-AZ.json" with { type: "json" }
 import r82 from "../research/US-CA.json" with { type: "json" }
 import r83 from "../research/US-CO.json" with { type: "json" }
-import r84 from "../research/US-CT.json" with { type: "json" }
-import r85 from "../research/US-DC.json" with { type: "json" }
-import r86 from "../research/US-DE.json" with { type: "json" }
-import r87 from "../research/US-FL.json" with { type: "json" }
-import r88 from "../research/US-GA.json" with { type: "json" }
-import r89 from "../research/US-GU.json" with { type: "json" }
-import r90 from "../research/US-HI.json" with { type: "json" }
-import r91 from "../research/US-IA.json" with { type: "json" }
-import r92 from "../research/US-ID.json" with { type: "json" }
-import r93 from "../research/US-IL.json" with { type: "json" }
-import r94 from "../research/US-IN.json" with { type: "json" }
-import r95 from "../research/US-KS.json" with { type: "json" }
-import r96 from "../research/US-KY.json" with { type: "json" }
-import r97 from "../research/US-LA.json" with { type: "json" }
-import r98 from "../research/US-MA.json" with { type: "json" }
-import r99 from "../research/US-MD.json" with { type: "json" }
-import r100 from "../research/US-ME.json" with { type: "json" }
-import r101 from "../research/US-MI.json" with { type: "json" }
-import r102 from "../research/US-MN.json" with { type: "json" }
-import r103 from "../research/US-MO.json" with { type: "json" }
-import r104 from "../research/US-MP.json" with { type: "json" }
-import r105 from "../research/US-MS.json" with { type: "json" }
-import r106 from "../research/US-MT.json" with { type: "json" }
-import r107 from "../research/US-NC.json" with { type: "json" }
-import r108 from "../research/US-ND.json" with { type: "json" }
-import r109 from "../research/US-NE.json" with { type: "json" }
-import r110 from "../research/US-NETWORK-AMEX.json" with { type: "json" }
-import r111 from "../research/US-NETWORK-DISCOVER-AMEX.json" with { type: "json" }
-import r112 from "../research/US-NETWORK-MASTERCARD.json" with { type: "json" }
-import r113 from "../research/US-NETWORK-VISA.json" with { type: "json" }
-import r114 from "../research/US-NH.json" with { type: "json" }
-import r115 from "../research/US-NJ.json" with { type: "json" }
-import r116 from "../research/US-NM.json" with { type: "json" }
-import r117 from "../research/US-NV.json" with { type: "json" }
-import r118 from "../research/US-NY.json" with { type: "json" }
-import r119 from "../research/US-OH.json" with { type: "json" }
-import r120 from "../research/US-OK.json" with { type: "json" }
-import r121 from "../research/US-OR.json" with { type: "json" }
-import r122 from "../research/US-PA.json" with { type: "json" }
-import r123 from "../research/US-PR.json" with { type: "json" }
-import r124 from "../research/US-RI.json" with { type: "json" }
-import r125 from "../research/US-SC.json" with { type: "json" }
-import r126 from "../research/US-SD.json" with { type: "json" }
-import r127 from "../research/US-TN.json" with { type: "json" }
-import r128 from "../research/US-TX.json" with { type: "json" }
-import r129 from "../research/US-UT.json" with { type: "json" }
-import r130 from "../research/US-VA.json" with { type: "json" }
-import r131 from "../research/US-VI.json" with { type: "json" }
-import r132 from "../research/US-VT.json" with { type: "json" }
-import r133 from "../research/US-WA.json" with { type: "json" }
-import r134 from "../research/US-WI.json" with { type: "json" }
-import r135 from "../research/US-WV.json" with { type: "json" }
-import r136 from "../research/US-WY.json" with { type: "json" }
-import r137 from "../research/VN.json" with { type: "json" }
-import r138 from "../research/ZA.json" with { type: "json" }
+import r84 from "../research/US-CONVENIENCE-FEE-VISA.json" with { type: "json" }
+import r85 from "../research/US-CT.json" with { type: "json" }
+import r86 from "../research/US-DC.json" with { type: "json" }
+import r87 from "../research/US-DE.json" with { type: "json" }
+import r88 from "../research/US-FL.json" with { type: "json" }
+import r89 from "../research/US-GA.json" with { type: "json" }
+import r90 from "../research/US-GU.json" with { type: "json" }
+import r91 from "../research/US-HI.json" with { type: "json" }
+import r92 from "../research/US-IA.json" with { type: "json" }
+import r93 from "../research/US-ID.json" with { type: "json" }
+import r94 from "../research/US-IL.json" with { type: "json" }
+import r95 from "../research/US-IN.json" with { type: "json" }
+import r96 from "../research/US-KS.json" with { type: "json" }
+import r97 from "../research/US-KY.json" with { type: "json" }
+import r98 from "../research/US-LA.json" with { type: "json" }
+import r99 from "../research/US-MA.json" with { type: "json" }
+import r100 from "../research/US-MD.json" with { type: "json" }
+import r101 from "../research/US-ME.json" with { type: "json" }
+import r102 from "../research/US-MI.json" with { type: "json" }
+import r103 from "../research/US-MN.json" with { type: "json" }
+import r104 from "../research/US-MO.json" with { type: "json" }
+import r105 from "../research/US-MP.json" with { type: "json" }
+import r106 from "../research/US-MS.json" with { type: "json" }
+import r107 from "../research/US-MT.json" with { type: "json" }
+import r108 from "../research/US-NC.json" with { type: "json" }
+import r109 from "../research/US-ND.json" with { type: "json" }
+import r110 from "../research/US-NE.json" with { type: "json" }
+import r111 from "../research/US-NETWORK-AMEX.json" with { type: "json" }
+import r112 from "../research/US-NETWORK-DISCOVER-AMEX.json" with { type: "json" }
+import r113 from "../research/US-NETWORK-MASTERCARD.json" with { type: "json" }
+import r114 from "../research/US-NETWORK-VISA.json" with { type: "json" }
+import r115 from "../research/US-NH.json" with { type: "json" }
+import r116 from "../research/US-NJ.json" with { type: "json" }
+import r117 from "../research/US-NM.json" with { type: "json" }
+import r118 from "../research/US-NV.json" with { type: "json" }
+import r119 from "../research/US-NY.json" with { type: "json" }
+import r120 from "../research/US-OH.json" with { type: "json" }
+import r121 from "../research/US-OK.json" with { type: "json" }
+import r122 from "../research/US-OR.json" with { type: "json" }
+import r123 from "../research/US-PA.json" with { type: "json" }
+import r124 from "../research/US-PR.json" with { type: "json" }
+import r125 from "../research/US-RI.json" with { type: "json" }
+import r126 from "../research/US-SC.json" with { type: "json" }
+import r127 from "../research/US-SD.json" with { type: "json" }
+import r128 from "../research/US-TN.json" with { type: "json" }
+import r129 from "../research/US-TX.json" with { type: "json" }
+import r130 from "../research/US-UT.json" with { type: "json" }
+import r131 from "../research/US-VA.json" with { type: "json" }
+import r132 from "../research/US-VI.json" with { type: "json" }
+import r133 from "../research/US-VT.json" with { type: "json" }
+import r134 from "../research/US-WA.json" with { type: "json" }
+import r135 from "../research/US-WI.json" with { type: "json" }
+import r136 from "../research/US-WV.json" with { type: "json" }
+import r137 from "../research/US-WY.json" with { type: "json" }
+import r138 from "../research/VN.json" with { type: "json" }
+import r139 from "../research/ZA.json" with { type: "json" }
 
 /** Every research record, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -225,59 +226,60 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "US-AZ.json", json: r81 },
   { file: "US-CA.json", json: r82 },
   { file: "US-CO.json", json: r83 },
-  { file: "US-CT.json", json: r84 },
-  { file: "US-DC.json", json: r85 },
-  { file: "US-DE.json", json: r86 },
-  { file: "US-FL.json", json: r87 },
-  { file: "US-GA.json", json: r88 },
-  { file: "US-GU.json", json: r89 },
-  { file: "US-HI.json", json: r90 },
-  { file: "US-IA.json", json: r91 },
-  { file: "US-ID.json", json: r92 },
-  { file: "US-IL.json", json: r93 },
-  { file: "US-IN.json", json: r94 },
-  { file: "US-KS.json", json: r95 },
-  { file: "US-KY.json", json: r96 },
-  { file: "US-LA.json", json: r97 },
-  { file: "US-MA.json", json: r98 },
-  { file: "US-MD.json", json: r99 },
-  { file: "US-ME.json", json: r100 },
-  { file: "US-MI.json", json: r101 },
-  { file: "US-MN.json", json: r102 },
-  { file: "US-MO.json", json: r103 },
-  { file: "US-MP.json", json: r104 },
-  { file: "US-MS.json", json: r105 },
-  { file: "US-MT.json", json: r106 },
-  { file: "US-NC.json", json: r107 },
-  { file: "US-ND.json", json: r108 },
-  { file: "US-NE.json", json: r109 },
-  { file: "US-NETWORK-AMEX.json", json: r110 },
-  { file: "US-NETWORK-DISCOVER-AMEX.json", json: r111 },
-  { file: "US-NETWORK-MASTERCARD.json", json: r112 },
-  { file: "US-NETWORK-VISA.json", json: r113 },
-  { file: "US-NH.json", json: r114 },
-  { file: "US-NJ.json", json: r115 },
-  { file: "US-NM.json", json: r116 },
-  { file: "US-NV.json", json: r117 },
-  { file: "US-NY.json", json: r118 },
-  { file: "US-OH.json", json: r119 },
-  { file: "US-OK.json", json: r120 },
-  { file: "US-OR.json", json: r121 },
-  { file: "US-PA.json", json: r122 },
-  { file: "US-PR.json", json: r123 },
-  { file: "US-RI.json", json: r124 },
-  { file: "US-SC.json", json: r125 },
-  { file: "US-SD.json", json: r126 },
-  { file: "US-TN.json", json: r127 },
-  { file: "US-TX.json", json: r128 },
-  { file: "US-UT.json", json: r129 },
-  { file: "US-VA.json", json: r130 },
-  { file: "US-VI.json", json: r131 },
-  { file: "US-VT.json", json: r132 },
-  { file: "US-WA.json", json: r133 },
-  { file: "US-WI.json", json: r134 },
-  { file: "US-WV.json", json: r135 },
-  { file: "US-WY.json", json: r136 },
-  { file: "VN.json", json: r137 },
-  { file: "ZA.json", json: r138 }
+  { file: "US-CONVENIENCE-FEE-VISA.json", json: r84 },
+  { file: "US-CT.json", json: r85 },
+  { file: "US-DC.json", json: r86 },
+  { file: "US-DE.json", json: r87 },
+  { file: "US-FL.json", json: r88 },
+  { file: "US-GA.json", json: r89 },
+  { file: "US-GU.json", json: r90 },
+  { file: "US-HI.json", json: r91 },
+  { file: "US-IA.json", json: r92 },
+  { file: "US-ID.json", json: r93 },
+  { file: "US-IL.json", json: r94 },
+  { file: "US-IN.json", json: r95 },
+  { file: "US-KS.json", json: r96 },
+  { file: "US-KY.json", json: r97 },
+  { file: "US-LA.json", json: r98 },
+  { file: "US-MA.json", json: r99 },
+  { file: "US-MD.json", json: r100 },
+  { file: "US-ME.json", json: r101 },
+  { file: "US-MI.json", json: r102 },
+  { file: "US-MN.json", json: r103 },
+  { file: "US-MO.json", json: r104 },
+  { file: "US-MP.json", json: r105 },
+  { file: "US-MS.json", json: r106 },
+  { file: "US-MT.json", json: r107 },
+  { file: "US-NC.json", json: r108 },
+  { file: "US-ND.json", json: r109 },
+  { file: "US-NE.json", json: r110 },
+  { file: "US-NETWORK-AMEX.json", json: r111 },
+  { file: "US-NETWORK-DISCOVER-AMEX.json", json: r112 },
+  { file: "US-NETWORK-MASTERCARD.json", json: r113 },
+  { file: "US-NETWORK-VISA.json", json: r114 },
+  { file: "US-NH.json", json: r115 },
+  { file: "US-NJ.json", json: r116 },
+  { file: "US-NM.json", json: r117 },
+  { file: "US-NV.json", json: r118 },
+  { file: "US-NY.json", json: r119 },
+  { file: "US-OH.json", json: r120 },
+  { file: "US-OK.json", json: r121 },
+  { file: "US-OR.json", json: r122 },
+  { file: "US-PA.json", json: r123 },
+  { file: "US-PR.json", json: r124 },
+  { file: "US-RI.json", json: r125 },
+  { file: "US-SC.json", json: r126 },
+  { file: "US-SD.json", json: r127 },
+  { file: "US-TN.json", json: r128 },
+  { file: "US-TX.json", json: r129 },
+  { file: "US-UT.json", json: r130 },
+  { file: "US-VA.json", json: r131 },
+  { file: "US-VI.json", json: r132 },
+  { file: "US-VT.json", json: r133 },
+  { file: "US-WA.json", json: r134 },
+  { file: "US-WI.json", json: r135 },
+  { file: "US-WV.json", json: r136 },
+  { file: "US-WY.json", json: r137 },
+  { file: "VN.json", json: r138 },
+  { file: "ZA.json", json: r139 }
 ]
