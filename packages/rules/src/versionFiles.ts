@@ -4,6 +4,7 @@ import r1 from "../versions/1.1.0.json" with { type: "json" }
 import r2 from "../versions/1.2.0.json" with { type: "json" }
 import r3 from "../versions/1.3.0.json" with { type: "json" }
 import r4 from "../versions/1.4.0.json" with { type: "json" }
+import r5 from "../versions/2.0.0.json" with { type: "json" }
 
 /** Every released version's snapshot, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -11,5 +12,6 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "1.1.0.json", json: r1 },
   { file: "1.2.0.json", json: r2 },
   { file: "1.3.0.json", json: r3 },
-  { file: "1.4.0.json", json: r4 }
+  { file: "1.4.0.json", json: r4 },
+  { file: "2.0.0.json", json: r5 }
 ]
