@@ -8,9 +8,9 @@
  * NOTIFICATION_OF_CHARGEBACK and CHARGEBACK (a dispute opened), CHARGEBACK_REVERSED,
  * SECOND_CHARGEBACK, PREARBITRATION_WON / _LOST (its end). Others map to nothing.
  */
-import Adyen from "@adyen/api-library"
 import { Effect } from "effect"
 import { type DisputeStatus, type Notification, NotificationInvalid } from "../PaymentProcessor.js"
+import { AdyenSdk } from "./AdyenSdk.js"
 
 const NAME = "adyen"
 
@@ -208,6 +208,7 @@ export const parse = (
         `An Adyen ${body.live === "true" ? "live" : "test"} notification reached the ${livemode ? "live" : "test"}-mode URL; point each Adyen webhook at the URL of its own mode.`
       )
     }
+    const Adyen = yield* Effect.promise(AdyenSdk.load)
     const validator = new Adyen.hmacValidator()
     for (const item of items as Array<Item>) {
       const valid = yield* Effect.try({

@@ -15,7 +15,7 @@
  *   documentation); past that, recovery leaves the record for a person (KeyWindow.ts).
  * - Notifications: HMAC-verified with the library's HmacValidator (AdyenNotifications.ts).
  */
-import Adyen from "@adyen/api-library"
+import type Adyen from "@adyen/api-library"
 import { Duration, Effect, Option } from "effect"
 import {
   type ChargeOutcome,
@@ -32,6 +32,7 @@ import {
   SourceInvalid
 } from "../PaymentProcessor.js"
 import { parse } from "./AdyenNotifications.js"
+import { AdyenSdk } from "./AdyenSdk.js"
 import { transport } from "./AdyenTransport.js"
 
 const NAME = "adyen"
@@ -86,8 +87,11 @@ interface HttpFailure {
   readonly message?: string
 }
 
-const failure = (error: unknown): HttpFailure | undefined =>
-  error instanceof Adyen.HttpClientException ? error : undefined
+const failure = (error: unknown): HttpFailure | undefined => {
+  // The library raised it only if it is loaded.
+  const sdk = AdyenSdk.ifLoaded()
+  return sdk !== undefined && error instanceof sdk.HttpClientException ? error : undefined
+}
 
 /** Any failed call as the port's error: 401/403/4xx refused, the rest unknown. */
 const toProcessorError = (error: unknown): ProcessorRefused | ProcessorUnavailable => {
@@ -204,19 +208,25 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
         })
       )
     }
-    const client = new Adyen.Client(
-      new Adyen.Config({
-        apiKey,
-        environment: settings.livemode ? Adyen.EnvironmentEnum.LIVE : Adyen.EnvironmentEnum.TEST,
-        ...(liveEndpointUrlPrefix === ""
-          ? { liveEndpointUrlPrefix: "levy" }
-          : { liveEndpointUrlPrefix }),
-        connectionTimeoutMillis: TIMEOUT_MS,
-        applicationName: "levy"
-      }),
-      ...(settings.apiBaseUrl === undefined ? [] : [transport(settings.apiBaseUrl, TIMEOUT_MS)])
+    return Effect.promise(AdyenSdk.load).pipe(
+      Effect.map((Adyen) => {
+        const client = new Adyen.Client(
+          new Adyen.Config({
+            apiKey,
+            environment: settings.livemode
+              ? Adyen.EnvironmentEnum.LIVE
+              : Adyen.EnvironmentEnum.TEST,
+            ...(liveEndpointUrlPrefix === ""
+              ? { liveEndpointUrlPrefix: "levy" }
+              : { liveEndpointUrlPrefix }),
+            connectionTimeoutMillis: TIMEOUT_MS,
+            applicationName: "levy"
+          }),
+          ...(settings.apiBaseUrl === undefined ? [] : [transport(settings.apiBaseUrl, TIMEOUT_MS)])
+        )
+        return new Adyen.CheckoutAPI(client)
+      })
     )
-    return Effect.succeed(new Adyen.CheckoutAPI(client))
   })
 
   const describe = (source: string) =>

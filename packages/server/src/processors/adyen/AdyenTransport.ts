@@ -5,7 +5,8 @@
  * `Idempotency-Key`, JSON) and fails the way the library's client fails (`HttpClientException`
  * with Adyen's error body), so the library's services behave as with Adyen itself.
  */
-import Adyen from "@adyen/api-library"
+import type Adyen from "@adyen/api-library"
+import { AdyenSdk } from "./AdyenSdk.js"
 
 type ClientInterface = ConstructorParameters<typeof Adyen.Client>[1]
 type Request = NonNullable<ClientInterface>["request"]
@@ -46,7 +47,9 @@ export const transport = (apiBaseUrl: string, timeoutMs: number): NonNullable<Cl
     } catch {
       apiError = undefined
     }
-    throw new Adyen.HttpClientException({
+    // The library calls this transport, so it is loaded: `load` only hands it back.
+    const { HttpClientException } = await AdyenSdk.load()
+    throw new HttpClientException({
       message: `HTTP Exception: ${response.status}. ${apiError?.message ?? response.statusText}`,
       statusCode: response.status,
       ...(apiError?.errorCode === undefined ? {} : { errorCode: apiError.errorCode }),

@@ -3,14 +3,20 @@
  * source), or an outcome Levy cannot know yet (network, 5xx, rate limit, idempotency
  * conflict), which recovery settles later through `lookup` or the same call repeated.
  */
-import Stripe from "stripe"
+import type Stripe from "stripe"
 import { ProcessorRefused, ProcessorUnavailable, SourceInvalid } from "../PaymentProcessor.js"
+import { StripeSdk } from "./StripeSdk.js"
 
 const NAME = "stripe"
 
-/** A Stripe error the SDK raised, if `error` is one. */
-export const asStripeError = (error: unknown): Stripe.errors.StripeError | undefined =>
-  error instanceof Stripe.errors.StripeError ? error : undefined
+/**
+ * A Stripe error the SDK raised, if `error` is one. The SDK is loaded by then if it raised it;
+ * its subclasses are told apart by `type`, the class name the SDK sets on each.
+ */
+export const asStripeError = (error: unknown): Stripe.errors.StripeError | undefined => {
+  const sdk = StripeSdk.ifLoaded()
+  return sdk !== undefined && error instanceof sdk.errors.StripeError ? error : undefined
+}
 
 /**
  * A request certainly refused: authentication, permission, or a 4xx invalid request. An
@@ -18,9 +24,9 @@ export const asStripeError = (error: unknown): Stripe.errors.StripeError | undef
  * may have taken money), so the outcome is unknown until `lookup` finds it.
  */
 const certainlyRefused = (error: Stripe.errors.StripeError): boolean =>
-  error instanceof Stripe.errors.StripeAuthenticationError ||
-  error instanceof Stripe.errors.StripePermissionError ||
-  (error instanceof Stripe.errors.StripeInvalidRequestError &&
+  error.type === "StripeAuthenticationError" ||
+  error.type === "StripePermissionError" ||
+  (error.type === "StripeInvalidRequestError" &&
     error.statusCode !== undefined &&
     error.statusCode < 500 &&
     error.statusCode !== 409 &&
@@ -28,9 +34,9 @@ const certainlyRefused = (error: Stripe.errors.StripeError): boolean =>
 
 /** Advice on top of Stripe's message for the refusals an operator can fix. */
 const advice = (error: Stripe.errors.StripeError): string =>
-  error instanceof Stripe.errors.StripeAuthenticationError
+  error.type === "StripeAuthenticationError"
     ? " Check the secret key (Dashboard → Developers → API keys) and save the configuration again."
-    : error instanceof Stripe.errors.StripePermissionError
+    : error.type === "StripePermissionError"
       ? " The key lacks a permission Levy needs: give a restricted key write access to PaymentIntents and Refunds, read access to PaymentMethods and ConfirmationTokens."
       : ""
 
@@ -61,7 +67,7 @@ export const toProcessorError = (error: unknown): ProcessorRefused | ProcessorUn
 /** A missing PaymentMethod or ConfirmationToken: the source is unusable, nothing else is wrong. */
 export const sourceInvalid = (source: string, error: unknown): SourceInvalid | undefined => {
   const stripeError = asStripeError(error)
-  return stripeError instanceof Stripe.errors.StripeInvalidRequestError &&
+  return stripeError?.type === "StripeInvalidRequestError" &&
     (stripeError.code === "resource_missing" ||
       stripeError.param === "payment_method" ||
       stripeError.param === "confirmation_token")

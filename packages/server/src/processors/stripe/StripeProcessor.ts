@@ -12,7 +12,7 @@
  * - Notifications are verified with `webhooks.constructEventAsync` over the raw body.
  */
 import { Duration, Effect, Option } from "effect"
-import Stripe from "stripe"
+import type Stripe from "stripe"
 import {
   type ChargeOutcome,
   type ChargeRequest,
@@ -30,6 +30,7 @@ import {
 } from "../PaymentProcessor.js"
 import { asStripeError, sourceInvalid, toProcessorError } from "./StripeErrors.js"
 import { IDEMPOTENCY_METADATA, notificationsOf } from "./StripeNotifications.js"
+import { StripeSdk } from "./StripeSdk.js"
 
 const NAME = "stripe"
 
@@ -105,7 +106,7 @@ const outcomeOf = (intent: Stripe.PaymentIntent): ChargeOutcome => {
 /** A card decline Stripe answered with a 402: the port's `Declined`. */
 const declined = (error: unknown): ChargeOutcome | undefined => {
   const stripeError = asStripeError(error)
-  if (!(stripeError instanceof Stripe.errors.StripeCardError)) return undefined
+  if (stripeError?.type !== "StripeCardError") return undefined
   const intent = (stripeError.raw as { payment_intent?: { id?: string } } | undefined)
     ?.payment_intent
   return {
@@ -141,13 +142,21 @@ const refundOutcomeOf = (r: Stripe.Refund): RefundOutcome =>
 /** A Stripe adapter for one account's secret key. */
 export const make = (settings: ProcessorSettings): PaymentProcessor => {
   const secretKey = settings.credentials.secretKey ?? ""
-  const stripe = new Stripe(secretKey, {
-    ...connection(settings.apiBaseUrl),
-    maxNetworkRetries: 1,
-    timeout: 30_000,
-    telemetry: false,
-    appInfo: { name: "Levy" }
-  })
+  let client: Stripe | undefined
+  /** This account's client, made on first use (the SDK is imported then). */
+  const clientOf = async (): Promise<Stripe> => {
+    const Sdk = await StripeSdk.load()
+    client ??= new Sdk(secretKey, {
+      ...connection(settings.apiBaseUrl),
+      maxNetworkRetries: 1,
+      timeout: 30_000,
+      telemetry: false,
+      appInfo: { name: "Levy" }
+    })
+    return client
+  }
+  const withStripe = <A>(run: (stripe: Stripe) => Promise<A>) =>
+    call(async () => run(await clientOf()))
 
   /** A key of the wrong mode is refused before any call: no real money in test mode, ever. */
   const modeMismatch = (): ProcessorRefused | undefined => {
@@ -186,11 +195,11 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
   const describe = (source: string) =>
     Effect.gen(function* () {
       if (source.startsWith("ctoken_")) {
-        const token = yield* call(() => stripe.confirmationTokens.retrieve(source))
+        const token = yield* withStripe((stripe) => stripe.confirmationTokens.retrieve(source))
         return methodOf(token.payment_method_preview?.card)
       }
       if (source.startsWith("pm_")) {
-        const method = yield* call(() => stripe.paymentMethods.retrieve(source))
+        const method = yield* withStripe((stripe) => stripe.paymentMethods.retrieve(source))
         return methodOf(method.card)
       }
       return yield* new SourceInvalid({
@@ -234,7 +243,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
           levy_fee: String(request.fee)
         }
       }
-      return yield* call(() =>
+      return yield* withStripe((stripe) =>
         stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey })
       ).pipe(
         Effect.map(outcomeOf),
@@ -247,7 +256,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     })
 
   const refund = (request: RefundRequest) =>
-    call(() =>
+    withStripe((stripe) =>
       stripe.refunds.create(
         {
           payment_intent: request.paymentReference,
@@ -271,7 +280,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     )
 
   const lookup = (idempotencyKey: string) =>
-    call(() =>
+    withStripe((stripe) =>
       stripe.paymentIntents.search({
         query: `metadata['${IDEMPOTENCY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, "\\$&")}'`,
         limit: 10
@@ -290,7 +299,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
   // each refund's metadata is matched here. A PaymentIntent has few refunds (never more than
   // its amount allows), so reading them all is cheap.
   const lookupRefund = (request: RefundLookup) =>
-    call(() =>
+    withStripe((stripe) =>
       stripe.refunds
         .list({ payment_intent: request.paymentReference, limit: REFUNDS_PAGE })
         .autoPagingToArray({ limit: REFUNDS_READ })
@@ -311,7 +320,7 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
       const refused = modeMismatch() ?? surchargeUnsupported()
       if (refused !== undefined) return yield* refused
       // Listing one PaymentIntent needs exactly the access charges need, and moves nothing.
-      yield* call(() => stripe.paymentIntents.list({ limit: 1 })).pipe(
+      yield* withStripe((stripe) => stripe.paymentIntents.list({ limit: 1 })).pipe(
         Effect.mapError(toProcessorError)
       )
     })
@@ -322,8 +331,8 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     webhookSecret: string
   ) =>
     Effect.tryPromise({
-      try: () =>
-        stripe.webhooks.constructEventAsync(
+      try: async () =>
+        (await clientOf()).webhooks.constructEventAsync(
           rawBody,
           headers["stripe-signature"] ?? "",
           webhookSecret
@@ -332,9 +341,9 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
         new NotificationInvalid({
           processor: NAME,
           reason:
-            e instanceof Stripe.errors.StripeSignatureVerificationError ? "signature" : "malformed",
+            asStripeError(e)?.type === "StripeSignatureVerificationError" ? "signature" : "malformed",
           message:
-            e instanceof Stripe.errors.StripeSignatureVerificationError
+            asStripeError(e)?.type === "StripeSignatureVerificationError"
               ? "The Stripe-Signature header does not match this body and the endpoint's signing secret (whsec_…), or its timestamp is too old."
               : "The body is not a Stripe event."
         })
