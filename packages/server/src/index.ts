@@ -2,11 +2,15 @@
  * @levy/server: the `/v1` HTTP server (the edge and every group's handlers), the `levy` CLI,
  * and the same workflows in-process without HTTP (`LevyService`).
  */
-export * as Accounts from "./Accounts.js"
+
 export * as ApiServices from "./ApiServices.js"
-export { AuthorizationLive, EdgeKey } from "./AuthorizationLive.js"
+export * as Accounts from "./access/Accounts.js"
+export { AuthorizationLive, EdgeKey } from "./access/AuthorizationLive.js"
+export * as DevAccount from "./access/DevAccount.js"
+export * as KeyResolver from "./access/KeyResolver.js"
+export * as KeyResolverStorage from "./access/KeyResolverStorage.js"
+export * as Keys from "./access/Keys.js"
 export { ChargesLive } from "./charges/ChargesLive.js"
-export * as DevAccount from "./DevAccount.js"
 export { DisputesLive } from "./disputes/DisputesLive.js"
 export { EstimatesLive } from "./estimates/EstimatesLive.js"
 export { EventsLive } from "./events/EventsLive.js"
@@ -20,9 +24,6 @@ export * as RateLimitStore from "./http/RateLimitStore.js"
 export * as Routes from "./http/Routes.js"
 export * as Idempotency from "./idempotency/HandlerIdempotency.js"
 export * as LevyService from "./inprocess/LevyService.js"
-export * as KeyResolver from "./KeyResolver.js"
-export * as KeyResolverStorage from "./KeyResolverStorage.js"
-export * as Keys from "./Keys.js"
 export type { MountedLevy } from "./Mount.js"
 export * as Mount from "./Mount.js"
 export * as PaymentProcessor from "./processors/PaymentProcessor.js"

@@ -6,7 +6,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { ApiError, Authorization, type CurrentKey, LevyApi } from "@levy/api"
 import { Effect, Either, FiberRef, Layer, Option, Redacted } from "effect"
-import * as AuthorizationHeader from "./http/AuthorizationHeader.js"
+import * as AuthorizationHeader from "./AuthorizationHeader.js"
 import { KeyResolver, type KeyResolverService, type ResolvedKey } from "./KeyResolver.js"
 
 /** What the edge's lookup of a secret found (the key, or that there is none), with the secret. */
