@@ -5,11 +5,12 @@
 
 export * as ApiServices from "./ApiServices.js"
 export * as Accounts from "./access/Accounts.js"
-export { AuthorizationLive, EdgeKey } from "./access/AuthorizationLive.js"
+export { AuthorizationLive } from "./access/AuthorizationLive.js"
 export * as DevAccount from "./access/DevAccount.js"
 export * as KeyResolver from "./access/KeyResolver.js"
 export * as KeyResolverStorage from "./access/KeyResolverStorage.js"
 export * as Keys from "./access/Keys.js"
+export { RequestKey } from "./access/RequestKey.js"
 export { ChargesLive } from "./charges/ChargesLive.js"
 export { DisputesLive } from "./disputes/DisputesLive.js"
 export { EstimatesLive } from "./estimates/EstimatesLive.js"

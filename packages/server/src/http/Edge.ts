@@ -26,8 +26,9 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
 import { Cause, Effect, Option } from "effect"
-import { authorize, EdgeKey, type Target } from "../access/AuthorizationLive.js"
+import { authorize, type Target } from "../access/AuthorizationLive.js"
 import { KeyResolver } from "../access/KeyResolver.js"
+import { RequestKey } from "../access/RequestKey.js"
 import * as ProcessorWebhookRoute from "../processorWebhooks/ProcessorWebhookRoute.js"
 import * as WebhookPath from "../processorWebhooks/WebhookPath.js"
 import { ServerApi } from "../ServerApi.js"
@@ -315,7 +316,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
           const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
             Effect.zipRight(app),
-            Effect.locally(EdgeKey, withKey),
+            Effect.provideService(RequestKey, withKey),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
           )
           const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
