@@ -51,22 +51,6 @@ const ESTIMATES_PATH = "/v1/estimates"
 /** A fresh request id: `req_` + 24 hex digits. */
 export const newRequestId = (): string => RequestId.next()
 
-const LEVY_ERRORS = [
-  ApiError.InvalidRequestError,
-  ApiError.AuthenticationError,
-  ApiError.CardError,
-  ApiError.PermissionError,
-  ApiError.NotFoundError,
-  ApiError.MethodNotAllowedError,
-  ApiError.IdempotencyError,
-  ApiError.PayloadTooLargeError,
-  ApiError.RateLimitError,
-  ApiError.ApiError,
-  ApiError.ServiceUnavailableError
-] as const
-
-const isLevyError = (u: unknown): u is ApiError.LevyError => LEVY_ERRORS.some((c) => u instanceof c)
-
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
     ? u._tag
@@ -96,7 +80,7 @@ export const toLevyError = (
   routes: ReadonlyArray<Route>,
   options: EdgeOptions
 ): { readonly error: ApiError.LevyError; readonly allow?: string } => {
-  if (isLevyError(error)) return { error }
+  if (ApiError.isLevyError(error)) return { error }
   switch (tagOf(error)) {
     case "HttpApiDecodeError":
       return {
@@ -152,7 +136,7 @@ export const failureOf = (
   const squashed = Cause.squash(cause)
   const { error, allow } = toLevyError(squashed, request, routes, options)
   const { status, body } = ApiError.toResponse(error)
-  return { status, body, allow, unexpected: !isLevyError(squashed) && status >= 500 }
+  return { status, body, allow, unexpected: !ApiError.isLevyError(squashed) && status >= 500 }
 }
 
 /** The secret of an `Authorization: Bearer <secret>` header. */
