@@ -194,6 +194,31 @@ export class ServiceUnavailableError extends Schema.TaggedError<ServiceUnavailab
   }
 }
 
+/**
+ * Every error class of the API, listed once: the edge tells the API's own errors from any
+ * other failure by it (`isLevyError`), and `LevyError` is their union.
+ */
+export const ERROR_CLASSES = [
+  InvalidRequestError,
+  AuthenticationError,
+  CardError,
+  PermissionError,
+  NotFoundError,
+  MethodNotAllowedError,
+  IdempotencyError,
+  PayloadTooLargeError,
+  RateLimitError,
+  ApiError,
+  ServiceUnavailableError
+] as const
+
+/** Any error of the API. */
+export type LevyError = InstanceType<(typeof ERROR_CLASSES)[number]>
+
+/** Whether `u` is one of the API's errors (an instance of a class of `ERROR_CLASSES`). */
+export const isLevyError = (u: unknown): u is LevyError =>
+  ERROR_CLASSES.some((Class) => u instanceof Class)
+
 // ---- wire schemas ----------------------------------------------------------
 
 /** The body of an error of `type`: `{error: {type, code, message, param?}}`. */
@@ -372,20 +397,6 @@ export const ServiceUnavailableErrorWire = wireOf(
   "ServiceUnavailableError",
   "The service is temporarily unavailable; retry later."
 )
-
-/** Any error of the API. */
-export type LevyError =
-  | InvalidRequestError
-  | AuthenticationError
-  | CardError
-  | PermissionError
-  | NotFoundError
-  | MethodNotAllowedError
-  | IdempotencyError
-  | PayloadTooLargeError
-  | RateLimitError
-  | ApiError
-  | ServiceUnavailableError
 
 /** Every error's wire schema; encodes any `LevyError` (decode by status, not with this union). */
 export const LevyErrorWire = Schema.Union(

@@ -222,6 +222,22 @@ describe("error wire schemas", () => {
     }
   })
 
+  it("ERROR_CLASSES holds the class of every case, once; isLevyError knows them and nothing else", () => {
+    expect(ApiError.ERROR_CLASSES).toHaveLength(cases.length)
+    for (const Class of ApiError.ERROR_CLASSES) {
+      expect(
+        cases.filter((c) => c.error instanceof Class),
+        Class.name
+      ).toHaveLength(1)
+    }
+    for (const c of cases) expect(ApiError.isLevyError(c.error), c.name).toBe(true)
+    expect(ApiError.isLevyError(new Error("boom"))).toBe(false)
+    // The tag and fields alone are not the class (a decoded body of another API, say).
+    expect(ApiError.isLevyError({ _tag: "ApiError", code: "internal_error", message: "m" })).toBe(
+      false
+    )
+  })
+
   it("omits param when there is none (no `param: undefined` key)", () => {
     const body = Schema.encodeSync(ApiError.RateLimitErrorWire)(
       new ApiError.RateLimitError({ message: "slow down" })

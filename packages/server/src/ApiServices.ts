@@ -8,10 +8,10 @@
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ComplianceRules } from "@levy/core"
 import { Layer } from "effect"
+import * as KeyResolverStorage from "./access/KeyResolverStorage.js"
 import * as Recovery from "./charges/Recovery.js"
 import * as Housekeeping from "./Housekeeping.js"
 import type { EdgeConfig } from "./http/EdgeConfig.js"
-import * as KeyResolverStorage from "./KeyResolverStorage.js"
 import * as ConfiguredProcessors from "./processors/ConfiguredProcessors.js"
 import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 

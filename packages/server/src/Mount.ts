@@ -19,14 +19,13 @@ import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { Ids, Storage } from "@levy/storage"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
-import * as Accounts from "./Accounts.js"
 import * as ApiServices from "./ApiServices.js"
+import * as Accounts from "./access/Accounts.js"
 import * as Store from "./cli/Store.js"
 import { EstimateHandlerLive } from "./estimates/EstimatesLive.js"
 import { defaults, EdgeConfig } from "./http/EdgeConfig.js"
-import * as FastLane from "./http/FastLane.js"
 import * as RateLimitStore from "./http/RateLimitStore.js"
-import { ApiLive } from "./Server.js"
+import { ApiLive, fastLane } from "./Server.js"
 import type { DispatcherConfig } from "./webhooks/DispatcherConfig.js"
 import * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
@@ -74,7 +73,7 @@ const handlers = Layer.effect(
       () => true
     )
     const runtime = yield* Effect.runtime<HttpRouter.HttpRouter.DefaultServices>()
-    const lane = yield* FastLane.make
+    const lane = yield* fastLane
     const node = yield* NodeHttpServer.makeHandler(app)
     return { fetch: HttpApp.toWebHandlerRuntime(runtime)(app), listener: lane.before(node) }
   })

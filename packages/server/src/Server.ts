@@ -11,22 +11,36 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
-import { AuthorizationLive } from "./AuthorizationLive.js"
+import { AuthorizationLive } from "./access/AuthorizationLive.js"
 import { ChargesLive } from "./charges/ChargesLive.js"
 import { DisputesLive } from "./disputes/DisputesLive.js"
-import { EstimateHandlerLive, EstimatesLive } from "./estimates/EstimatesLive.js"
+import { EstimateHandler, EstimateHandlerLive, EstimatesLive } from "./estimates/EstimatesLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import { EdgeLive } from "./http/Edge.js"
 import * as FastLane from "./http/FastLane.js"
+import { KeylessRoutes } from "./http/KeylessRoute.js"
 import * as NodeServer from "./http/NodeServer.js"
 import { KeysLive } from "./keys/KeysLive.js"
 import { ProcessorConfigsLive } from "./processorConfigs/ProcessorConfigsLive.js"
+import * as ProcessorWebhookRoute from "./processorWebhooks/ProcessorWebhookRoute.js"
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { RulesetsLive } from "./rulesets/RulesetsLive.js"
 import { ServerApi } from "./ServerApi.js"
 import { WebhookEndpointsLive } from "./webhookEndpoints/WebhookEndpointsLive.js"
+
+/**
+ * The routes the edge hands a request before its key check: the processors' webhooks. Given
+ * to the edge here, where the server is put together, so that http/ names no resource.
+ */
+const KeylessRoutesLive = Layer.effect(
+  KeylessRoutes,
+  Effect.map(ProcessorWebhookRoute.make, (route) => [route])
+)
+
+/** The fast lane for `POST /v1/estimates`, answering with the router's estimate handler. */
+export const fastLane = Effect.flatMap(EstimateHandler, FastLane.make)
 
 /**
  * The API with its handlers and middlewares. Needs: `KeyResolver`, a `RateLimiter`,
@@ -49,7 +63,7 @@ export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
     AuthorizationLive,
     EdgeLive
   ]),
-  Layer.provide(EstimateHandlerLive)
+  Layer.provide([EstimateHandlerLive, KeylessRoutesLive])
 )
 
 /**
@@ -85,7 +99,7 @@ export const layer = (options: {
       Layer.scoped(
         HttpServer.HttpServer,
         Effect.flatMap(
-          options.fastLane === false ? Effect.succeed(FastLane.closed) : FastLane.make,
+          options.fastLane === false ? Effect.succeed(FastLane.closed) : fastLane,
           (lane) =>
             NodeServer.make(
               () => createServerWith(options.timeouts ?? defaultTimeouts),

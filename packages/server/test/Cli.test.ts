@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { kinds } from "../src/Keys.js"
+import { kinds } from "../src/access/Keys.js"
 import { levy, type Proc, waitFor } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-"))

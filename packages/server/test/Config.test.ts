@@ -1,9 +1,9 @@
 /** The pure pieces of configuration: Redis URLs, the static key table, the route table. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import * as KeyResolver from "../src/access/KeyResolver.js"
 import { redisOptions } from "../src/http/RateLimitStore.js"
 import { allowedMethods, routesOf } from "../src/http/Routes.js"
-import * as KeyResolver from "../src/KeyResolver.js"
 import { ServerApi } from "../src/ServerApi.js"
 
 describe("redisOptions", () => {

@@ -5,9 +5,9 @@
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Layer } from "effect"
+import * as KeyResolver from "../src/access/KeyResolver.js"
 import * as Edge from "../src/http/Edge.js"
 import * as EdgeConfig from "../src/http/EdgeConfig.js"
-import * as KeyResolver from "../src/KeyResolver.js"
 import { call, KEYS, LIVE_SECRET, PUBLISHABLE, type Running, SECRET, start } from "./support.js"
 
 let server: Running

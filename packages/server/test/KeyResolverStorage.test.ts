@@ -2,10 +2,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { AccountRepository, hashKey, Ids, Storage } from "@levy/storage"
 import { Effect, Layer, Option } from "effect"
-import * as Accounts from "../src/Accounts.js"
-import { KeyResolver } from "../src/KeyResolver.js"
-import * as KeyResolverStorage from "../src/KeyResolverStorage.js"
-import * as Keys from "../src/Keys.js"
+import * as Accounts from "../src/access/Accounts.js"
+import { KeyResolver } from "../src/access/KeyResolver.js"
+import * as KeyResolverStorage from "../src/access/KeyResolverStorage.js"
+import * as Keys from "../src/access/Keys.js"
 
 const store = Layer.provideMerge(Storage.layerMemory, Ids.layer)
 const env = Layer.provideMerge(KeyResolverStorage.layer({ touchEvery: 0 }), store)

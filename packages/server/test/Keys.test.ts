@@ -8,8 +8,8 @@ import { existsSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Layer, ManagedRuntime } from "effect"
 import { chromium } from "playwright-core"
-import * as Accounts from "../src/Accounts.js"
-import * as KeyResolverStorage from "../src/KeyResolverStorage.js"
+import * as Accounts from "../src/access/Accounts.js"
+import * as KeyResolverStorage from "../src/access/KeyResolverStorage.js"
 import { call, memoryStore, type Running, start } from "./support.js"
 
 describe("/v1/keys", () => {

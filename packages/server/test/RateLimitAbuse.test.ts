@@ -7,9 +7,9 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import * as KeyResolver from "../src/access/KeyResolver.js"
 import * as ClientAddress from "../src/http/ClientAddress.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
-import * as KeyResolver from "../src/KeyResolver.js"
 import { call, KEYS, PUBLISHABLE, type Running, start, WINDOW } from "./support.js"
 
 const LIMIT = 3

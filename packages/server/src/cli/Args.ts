@@ -29,7 +29,7 @@ import * as Options from "@effect/cli/Options"
 import type * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Config, ConfigProvider, Data, Effect, Option, Ref, Schema } from "effect"
-import * as Keys from "../Keys.js"
+import * as Keys from "../access/Keys.js"
 import { version } from "../Version.js"
 import * as Store from "./Store.js"
 

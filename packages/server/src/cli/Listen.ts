@@ -12,7 +12,7 @@
  */
 import { WebhookSignature } from "@levy/api"
 import { Console, Data, Duration, Effect } from "effect"
-import * as Keys from "../Keys.js"
+import * as Keys from "../access/Keys.js"
 import type { Command } from "./Args.js"
 import * as Pace from "./Pace.js"
 

@@ -13,8 +13,9 @@
  *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
  *   unknown routes (404) and wrong methods (405, with `Allow`), anything else 500 without
  *   detail (the cause is logged);
- * - processor webhooks (`POST /v1/processor-webhooks/…`) skip the key and the version check:
- *   the processor's signature authenticates them (processorWebhooks/ProcessorWebhookRoute.ts).
+ * - the keyless routes (KeylessRoute.ts: the processors' webhooks, which the processor's
+ *   signature authenticates) skip the key and the version check; the server's composition
+ *   provides them, so the edge names no resource.
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -26,10 +27,9 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
 import { Cause, Effect, Option } from "effect"
-import { authorize, EdgeKey, type Target } from "../AuthorizationLive.js"
-import { KeyResolver } from "../KeyResolver.js"
-import * as ProcessorWebhookRoute from "../processorWebhooks/ProcessorWebhookRoute.js"
-import * as WebhookPath from "../processorWebhooks/WebhookPath.js"
+import { authorize, type Target } from "../access/AuthorizationLive.js"
+import { KeyResolver } from "../access/KeyResolver.js"
+import { RequestKey } from "../access/RequestKey.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
 import * as ClientAddress from "./ClientAddress.js"
@@ -40,6 +40,7 @@ import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import * as Favicon from "./Favicon.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import * as JsonDepth from "./JsonDepth.js"
+import * as KeylessRoute from "./KeylessRoute.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
@@ -49,22 +50,6 @@ const ESTIMATES_PATH = "/v1/estimates"
 
 /** A fresh request id: `req_` + 24 hex digits. */
 export const newRequestId = (): string => RequestId.next()
-
-const LEVY_ERRORS = [
-  ApiError.InvalidRequestError,
-  ApiError.AuthenticationError,
-  ApiError.CardError,
-  ApiError.PermissionError,
-  ApiError.NotFoundError,
-  ApiError.MethodNotAllowedError,
-  ApiError.IdempotencyError,
-  ApiError.PayloadTooLargeError,
-  ApiError.RateLimitError,
-  ApiError.ApiError,
-  ApiError.ServiceUnavailableError
-] as const
-
-const isLevyError = (u: unknown): u is ApiError.LevyError => LEVY_ERRORS.some((c) => u instanceof c)
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
@@ -95,7 +80,7 @@ export const toLevyError = (
   routes: ReadonlyArray<Route>,
   options: EdgeOptions
 ): { readonly error: ApiError.LevyError; readonly allow?: string } => {
-  if (isLevyError(error)) return { error }
+  if (ApiError.isLevyError(error)) return { error }
   switch (tagOf(error)) {
     case "HttpApiDecodeError":
       return {
@@ -151,7 +136,7 @@ export const failureOf = (
   const squashed = Cause.squash(cause)
   const { error, allow } = toLevyError(squashed, request, routes, options)
   const { status, body } = ApiError.toResponse(error)
-  return { status, body, allow, unexpected: !isLevyError(squashed) && status >= 500 }
+  return { status, body, allow, unexpected: !ApiError.isLevyError(squashed) && status >= 500 }
 }
 
 /** The secret of an `Authorization: Bearer <secret>` header. */
@@ -168,18 +153,21 @@ const isJson = (contentType: string | undefined): boolean => {
 }
 
 /**
- * Every route the server answers: the API's, the documentation's, the dashboard's, the
- * favicon's and the processors' webhooks (for 404 against 405, and CORS preflights).
+ * Every route the server answers past the keyless ones (which own their paths whole): the
+ * API's, the documentation's, the dashboard's and the favicon's (for 404 against 405, and
+ * CORS preflights).
  */
 export const servedRoutes: ReadonlyArray<Route> = [
   ...routesOf(ServerApi),
   ...Docs.routes,
   ...Dashboard.routes,
-  ...Favicon.routes,
-  ...WebhookPath.routes
+  ...Favicon.routes
 ]
 
-/** The edge as a global HttpApi middleware layer; needs a `KeyResolver` and a `RateLimiter`. */
+/**
+ * The edge as a global HttpApi middleware layer; needs a `KeyResolver`, a `RateLimiter` and
+ * the `KeylessRoutes`.
+ */
 export const EdgeLive = HttpApiBuilder.middleware(
   Effect.gen(function* () {
     const resolver = yield* KeyResolver
@@ -191,7 +179,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
     const idempotent = yield* IdempotencyEdge.make()
     const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
     const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
-    const processorWebhook = yield* ProcessorWebhookRoute.make
+    const keyless = yield* KeylessRoute.KeylessRoutes
 
     return (app) =>
       Effect.gen(function* () {
@@ -257,10 +245,9 @@ export const EdgeLive = HttpApiBuilder.middleware(
             request.headers["x-forwarded-for"],
             trusted
           )
-          // A processor's notification: signed by the processor, not by an API key.
-          if (pathname.startsWith(WebhookPath.PREFIX)) {
-            return yield* processorWebhook(request, pathname, address, limiter, options, headers)
-          }
+          // E.g. a processor's notification: signed by the processor, not by an API key.
+          const owner = KeylessRoute.ownerOf(keyless, pathname)
+          if (owner !== undefined) return yield* owner.handle(request, pathname, address, headers)
           const secret = bearerOf(request.headers.authorization)
           const failOpen =
             options.rateLimits.failOpenEstimates === true &&
@@ -315,7 +302,7 @@ export const EdgeLive = HttpApiBuilder.middleware(
           )
           const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
             Effect.zipRight(app),
-            Effect.locally(EdgeKey, withKey),
+            Effect.provideService(RequestKey, withKey),
             Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
           )
           const idempotencyKey = yield* IdempotencyEdge.keyOf(request)

@@ -9,7 +9,8 @@
  * It answers exactly as the edge and the router do (test/FastLane.test.ts compares them
  * request by request): the same key resolution, rate limit and headers (RateLimit.ts), the
  * same depth check, the same `authorize`, the endpoint's own payload, headers and success
- * schemas from the `LevyApi` definition, the same handler (`EstimateHandler`), every failure
+ * schemas from the `LevyApi` definition, the same handler (`Handler`: the router's, passed in by
+ * the server's composition, Server.ts, so http/ names no resource), every failure
  * through the edge's `failureOf`, in the edge's order. It takes only the plain case: POST to
  * exactly /v1/estimates (a query string allowed), Content-Type application/json, a
  * Content-Length within the body limit, `Authorization: Bearer <key>`, no Idempotency-Key, no
@@ -22,11 +23,17 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import type * as HttpApi from "@effect/platform/HttpApi"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { type ApiError, Authorization, Headers } from "@levy/api"
+import {
+  type ApiError,
+  Authorization,
+  type CurrentKey,
+  type EstimateRequest,
+  type Estimate as EstimateWire,
+  Headers
+} from "@levy/api"
 import { Cause, Effect, Either, Exit, Option, ParseResult, Runtime, type Schema } from "effect"
-import { authorize, type Target } from "../AuthorizationLive.js"
-import { EstimateHandler } from "../estimates/EstimatesLive.js"
-import { KeyResolver } from "../KeyResolver.js"
+import { authorize, type Target } from "../access/AuthorizationLive.js"
+import { KeyResolver } from "../access/KeyResolver.js"
 import { ServerApi } from "../ServerApi.js"
 import * as ClientAddress from "./ClientAddress.js"
 import * as Cors from "./Cors.js"
@@ -44,6 +51,12 @@ export interface FastLane {
   /** `next` with the lane in front: a request the lane takes never reaches `next`. */
   readonly before: (next: Listener) => Listener
 }
+
+/** What the lane answers with: the endpoint's handler, for the request's key and decoded payload. */
+export type Handler = (
+  key: CurrentKey.Key,
+  payload: EstimateRequest.EstimateRequest
+) => Effect.Effect<EstimateWire.Estimate, ApiError.LevyError>
 
 /** No lane: every request goes to `next`. */
 export const closed: FastLane = { before: (next) => next }
@@ -126,8 +139,8 @@ export const takes = (
   )
 }
 
-/** The lane over the key resolver, rate limiter, limits and estimate handler in context. */
-export const make = Effect.gen(function* () {
+/** The lane answering with `estimate`, over the key resolver, rate limiter and limits in context. */
+export const make = Effect.fnUntraced(function* (estimate: Handler) {
   const schemas = contract()
   if (Option.isNone(schemas)) {
     yield* Effect.logWarning("POST /v1/estimates is served through the router: no fast lane")
@@ -137,7 +150,6 @@ export const make = Effect.gen(function* () {
   const resolver = yield* KeyResolver
   const limiter = yield* RateLimiter.RateLimiter
   const options = yield* EdgeConfig
-  const estimate = yield* EstimateHandler
   const run = Runtime.runCallback(yield* Effect.runtime<never>())
   const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
   const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
@@ -190,7 +202,9 @@ export const make = Effect.gen(function* () {
                 decodeHeaders._tag === "Some" ? decodeHeaders.value(request.headers) : Either.void
               ),
               Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError),
-              Effect.flatMap((payload) => estimate(current, payload as never)),
+              Effect.flatMap((payload) =>
+                estimate(current, payload as EstimateRequest.EstimateRequest)
+              ),
               Effect.flatMap(encodeSuccess),
               Effect.map((body) => JSON.stringify(body))
             )

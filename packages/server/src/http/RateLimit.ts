@@ -7,7 +7,7 @@
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ApiError } from "@levy/api"
 import { Duration, Effect, Option } from "effect"
-import type { KeyResolverService, ResolvedKey } from "../KeyResolver.js"
+import type { KeyResolverService, ResolvedKey } from "../access/KeyResolver.js"
 import type { EdgeOptions } from "./EdgeConfig.js"
 
 const exceeded = new ApiError.RateLimitError({

@@ -49,9 +49,9 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { type ConfigError, Context, Effect, Layer, Option, Schema } from "effect"
-import * as Accounts from "../Accounts.js"
 import { isStored } from "../ApiErrors.js"
 import * as ApiServices from "../ApiServices.js"
+import * as Accounts from "../access/Accounts.js"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
 import * as Store from "../cli/Store.js"

@@ -3,7 +3,8 @@
  * docs/processors.md "Processor webhooks"): where Stripe and Adyen send an account's
  * notifications. No API key: the processor's signature over the exact raw body, checked with
  * the webhook secret of the account's configuration, is the authentication, so the edge hands
- * this route the request before its key check and JSON parsing.
+ * this route the request before its key check and JSON parsing (a `KeylessRoute` the server's
+ * composition gives the edge, Server.ts).
  *
  * - counted per account and mode (the mode's per-key limit: a busy live account's processor
  *   sends in bursts); a URL that names no configured processor is also counted against the
@@ -14,7 +15,7 @@
  * - each notification applied once (ApplyNotification.ts); a storage failure: 503, which the
  *   processor retries; then 200 with the processor's acknowledgement (Adyen `[accepted]`).
  */
-import type * as RateLimiter from "@effect/experimental/RateLimiter"
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -31,7 +32,8 @@ import {
 } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as BodyLimit from "../http/BodyLimit.js"
-import type { EdgeOptions } from "../http/EdgeConfig.js"
+import { EdgeConfig } from "../http/EdgeConfig.js"
+import type { KeylessRoute } from "../http/KeylessRoute.js"
 import * as RateLimit from "../http/RateLimit.js"
 import type { NotificationInvalid } from "../processors/PaymentProcessor.js"
 import { type NotificationTarget, PaymentProcessors } from "../processors/PaymentProcessors.js"
@@ -81,22 +83,17 @@ const acknowledged = (target: NotificationTarget) =>
     ? HttpServerResponse.unsafeJson(RECEIVED)
     : HttpServerResponse.text(target.processor.notificationAcknowledgement)
 
-/** The route's handler, with what it runs on taken from the server's context. */
+/** The route, with what it runs on (the edge's limiter and limits too) taken from the server's context. */
 export const make = Effect.gen(function* () {
   const processors = yield* PaymentProcessors
+  const limiter = yield* RateLimiter.RateLimiter
+  const options = yield* EdgeConfig
   const context = yield* Effect.context<
     ProcessorNotificationRepository | ChargeRepository | Ids | EventRepository | Transactions
   >()
   const unavailable = (error: StorageError) => Unavailable.unavailable(error)
 
-  return (
-    request: HttpServerRequest.HttpServerRequest,
-    pathname: string,
-    address: string | undefined,
-    limiter: RateLimiter.RateLimiter,
-    options: EdgeOptions,
-    headers: Record<string, string>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.LevyError> =>
+  const handle: KeylessRoute["handle"] = (request, pathname, address, headers) =>
     Effect.gen(function* () {
       if (request.method !== "POST") {
         headers.allow = "POST"
@@ -141,4 +138,6 @@ export const make = Effect.gen(function* () {
       }
       return acknowledged(configured.value)
     }).pipe(Effect.provide(context))
+  const route: KeylessRoute = { prefix: WebhookPath.PREFIX, handle }
+  return route
 })

@@ -2,14 +2,9 @@
  * The processor-webhook URL of an account, mode and processor (docs/processors.md
  * "Processor webhooks"): `POST /v1/processor-webhooks/<account>/<test|live>/<processor>`.
  */
-import type { Route } from "../http/Routes.js"
 
+/** The paths the route owns whole (the edge hands it every request under them). */
 export const PREFIX = "/v1/processor-webhooks/"
-
-/** The route, for the edge's 404/405 table. */
-export const routes: ReadonlyArray<Route> = [
-  { method: "POST", pattern: /^\/v1\/processor-webhooks\/[^/]+\/[^/]+\/[^/]+\/?$/ }
-]
 
 /** What a processor-webhook URL names. */
 export interface Target {

@@ -1,22 +1,15 @@
 /**
  * The `Authorization` middleware of the api package: bearer key → `CurrentKey`, 401 for a
  * missing or unknown key, 403 for a publishable key outside its endpoints (docs/design.md §5).
- * The edge has usually resolved the key already (for the rate limit); it is reused here.
+ * The edge has usually resolved the key already (for the rate limit); it is reused here
+ * (`RequestKey`, in the request's context).
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { ApiError, Authorization, type CurrentKey, LevyApi } from "@levy/api"
-import { Effect, Either, FiberRef, Layer, Option, Redacted } from "effect"
-import * as AuthorizationHeader from "./http/AuthorizationHeader.js"
+import { Effect, Either, Layer, Option, Redacted } from "effect"
+import * as AuthorizationHeader from "./AuthorizationHeader.js"
 import { KeyResolver, type KeyResolverService, type ResolvedKey } from "./KeyResolver.js"
-
-/** What the edge's lookup of a secret found (the key, or that there is none), with the secret. */
-export interface EdgeResolved {
-  readonly secret: string
-  readonly key: Option.Option<ResolvedKey>
-}
-
-/** The edge's lookup of this request's secret, if it made one. */
-export const EdgeKey = FiberRef.unsafeMake<Option.Option<EdgeResolved>>(Option.none())
+import { type KeyLookup, RequestKey } from "./RequestKey.js"
 
 /** What of a request decides whether a publishable key may make it. */
 export interface Target {
@@ -53,7 +46,7 @@ const admit = (
 export const authorize = (
   resolver: KeyResolverService,
   secret: string,
-  resolved: Option.Option<EdgeResolved>,
+  resolved: Option.Option<KeyLookup>,
   target: Target
 ): Effect.Effect<CurrentKey.Key, ApiError.AuthenticationError | ApiError.PermissionError> => {
   if (secret === "") return Effect.fail(noKey)
@@ -71,7 +64,7 @@ export const AuthorizationLive = Layer.effect(
     const resolver = yield* KeyResolver
     return {
       bearer: (token) =>
-        Effect.flatMap(FiberRef.get(EdgeKey), (resolved) =>
+        Effect.flatMap(RequestKey, (resolved) =>
           Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
             const malformed = AuthorizationHeader.problemOf(request.headers.authorization)
             return malformed === undefined

@@ -2,7 +2,13 @@
  * Account creation (docs/design.md §5): an account with one key of each of the four kinds, in
  * one transaction. Keys are stored hashed; the full secrets are returned here, once.
  */
-import { AccountRepository, Ids, Transactions } from "@levy/storage"
+import {
+  AccountRepository,
+  type AccountRepositoryService,
+  type ApiKey,
+  Ids,
+  Transactions
+} from "@levy/storage"
 import { Clock, Effect } from "effect"
 import * as Keys from "./Keys.js"
 
@@ -11,6 +17,23 @@ export interface Created {
   readonly accountId: string
   readonly keys: { readonly [K in Keys.Kind]: string }
 }
+
+/** Every key of the account in one mode, newest first, read page by page (an account holds a handful). */
+const keysOf = (accounts: AccountRepositoryService, accountId: string, livemode: boolean) =>
+  Effect.gen(function* () {
+    const keys: Array<ApiKey> = []
+    let startingAfter: string | undefined
+    for (;;) {
+      const page = yield* accounts.listKeys(
+        { accountId, livemode },
+        { limit: 100, ...(startingAfter === undefined ? {} : { startingAfter }) }
+      )
+      keys.push(...page.data)
+      const last = page.data.at(-1)
+      if (!page.hasMore || last === undefined) return keys
+      startingAfter = last.id
+    }
+  })
 
 /** Creates an account named `name` with its four keys. */
 export const create = (name: string) =>
@@ -74,22 +97,13 @@ export const rollKey = (accountId: string, kind: Keys.Kind) =>
     const revoked = yield* tx.run(
       Effect.gen(function* () {
         yield* accounts.getAccount(accountId)
-        const old: Array<string> = []
-        let startingAfter: string | undefined
-        for (;;) {
-          const page = yield* accounts.listKeys(
-            { accountId, livemode },
-            { limit: 100, ...(startingAfter === undefined ? {} : { startingAfter }) }
+        const old = (yield* keysOf(accounts, accountId, livemode))
+          // Named additional keys (`createSecretKey`) are not the key of `kind`: they stay.
+          .filter(
+            (key) =>
+              key.kind === keyKind && (key.name === null || key.name === kind) && !key.revoked
           )
-          for (const key of page.data) {
-            // Named additional keys (`createSecretKey`) are not the key of `kind`: they stay.
-            const ofKind = key.name === null || key.name === kind
-            if (key.kind === keyKind && ofKind && !key.revoked) old.push(key.id)
-          }
-          const last = page.data.at(-1)
-          if (!page.hasMore || last === undefined) break
-          startingAfter = last.id
-        }
+          .map((key) => key.id)
         yield* accounts.createKey({
           id: keyId,
           accountId,
@@ -167,27 +181,17 @@ export const listKeys = (accountId: string) =>
     yield* accounts.getAccount(accountId)
     const out: Array<ListedKey> = []
     for (const livemode of [false, true]) {
-      let startingAfter: string | undefined
-      for (;;) {
-        const page = yield* accounts.listKeys(
-          { accountId, livemode },
-          { limit: 100, ...(startingAfter === undefined ? {} : { startingAfter }) }
-        )
-        for (const k of page.data) {
-          out.push({
-            id: k.id,
-            kind: k.kind,
-            mode: k.livemode ? "live" : "test",
-            name: k.name,
-            last4: k.last4,
-            created: k.created,
-            lastUsed: k.lastUsed,
-            revoked: k.revoked
-          })
-        }
-        const last = page.data.at(-1)
-        if (!page.hasMore || last === undefined) break
-        startingAfter = last.id
+      for (const k of yield* keysOf(accounts, accountId, livemode)) {
+        out.push({
+          id: k.id,
+          kind: k.kind,
+          mode: k.livemode ? "live" : "test",
+          name: k.name,
+          last4: k.last4,
+          created: k.created,
+          lastUsed: k.lastUsed,
+          revoked: k.revoked
+        })
       }
     }
     return out

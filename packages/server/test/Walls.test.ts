@@ -1,0 +1,93 @@
+/**
+ * Walls: the edge (src/http/) knows no resource. Everything an http/ file imports, and
+ * everything those import in turn, must be http/ itself or edge infrastructure:
+ *
+ * - `access/`: who a request is (the key resolver, the Authorization middleware, RequestKey);
+ * - `idempotency/`: the claim and the recording of an idempotent request;
+ * - `ServerApi.ts`: the contract served; `Unavailable.ts`: the one 503 for a store failure.
+ *
+ * A resource (charges, refunds, disputes, estimates, feeConfigs, keys, …) reaches the edge the
+ * other way round: the server's composition (Server.ts) hands it over, as the processors'
+ * webhooks (`KeylessRoutes`) and the fast lane's estimate handler are. The walk follows relative
+ * imports, type-only ones included: a type names its module as surely as a value does.
+ */
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+
+const SRC = resolve(import.meta.dirname, "../src")
+
+/** What http/ may reach, as paths under src/ (a folder ends with "/"). */
+const EDGE_INFRASTRUCTURE = ["http/", "access/", "idempotency/", "ServerApi.ts", "Unavailable.ts"]
+
+const allowed = (path: string): boolean =>
+  EDGE_INFRASTRUCTURE.some((entry) =>
+    entry.endsWith("/") ? path.startsWith(entry) : path === entry
+  )
+
+/** The relative modules a source text imports or re-exports (static and dynamic). */
+const relativeImports = (text: string): ReadonlyArray<string> =>
+  [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)].map(
+    (match) => match[1] as string
+  )
+
+/** The src/-relative path of the module `specifier` names from the file `from` (src/-relative). */
+const resolveImport = (from: string, specifier: string): string =>
+  relative(SRC, join(SRC, dirname(from), specifier)).replace(/\.js$/, ".ts")
+
+/** Every file reached from `start` (src/-relative), each with the chain that reached it. */
+const reach = (start: ReadonlyArray<string>): Map<string, ReadonlyArray<string>> => {
+  const chains = new Map<string, ReadonlyArray<string>>(start.map((file) => [file, [file]]))
+  const queue = [...start]
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const chain = chains.get(file) ?? [file]
+    // Only http/ and the infrastructure are walked on: a forbidden file is reported, not followed.
+    if (!allowed(file)) continue
+    for (const specifier of relativeImports(readFileSync(join(SRC, file), "utf8"))) {
+      const target = resolveImport(file, specifier)
+      if (chains.has(target)) continue
+      chains.set(target, [...chain, target])
+      queue.push(target)
+    }
+  }
+  return chains
+}
+
+const httpFiles = readdirSync(join(SRC, "http"))
+  .filter((name) => name.endsWith(".ts"))
+  .map((name) => `http/${name}`)
+
+describe("walls", () => {
+  it("http/ reaches only itself and the edge infrastructure, directly or through it", () => {
+    const reached = reach(httpFiles)
+    const breaches = [...reached]
+      .filter(([file]) => !allowed(file))
+      .map(([, chain]) => chain.join(" → "))
+    expect(breaches).toStrictEqual([])
+    // The walk did walk: the edge does reach the infrastructure (else the wall proves nothing).
+    for (const entry of ["access/KeyResolver.ts", "idempotency/RequestClaim.ts", "ServerApi.ts"]) {
+      expect(reached.has(entry), entry).toBe(true)
+    }
+  })
+
+  it("would see a resource imported by an http/ file, or behind the infrastructure", () => {
+    expect(
+      relativeImports('import { EstimateHandler } from "../estimates/EstimatesLive.js"')
+    ).toStrictEqual(["../estimates/EstimatesLive.js"])
+    expect(
+      relativeImports(
+        'import type { X } from "./X.js"\nexport * as Y from "../processorWebhooks/Y.js"\nconst z = import("../charges/Z.js")'
+      )
+    ).toStrictEqual(["./X.js", "../processorWebhooks/Y.js", "../charges/Z.js"])
+    expect(resolveImport("http/Edge.ts", "../processorWebhooks/WebhookPath.js")).toBe(
+      "processorWebhooks/WebhookPath.ts"
+    )
+    expect(allowed("processorWebhooks/WebhookPath.ts")).toBe(false)
+    expect(allowed("keys/KeysLive.ts")).toBe(false)
+    expect(allowed("ApiErrors.ts")).toBe(false)
+    // idempotency/HandlerIdempotency.ts (the handlers' helper) reaches the resources through
+    // ApiErrors.ts: were the edge to import it, the walk would say so.
+    const chain = reach(["idempotency/HandlerIdempotency.ts"])
+    expect([...chain.keys()].filter((file) => !allowed(file))).toContain("ApiErrors.ts")
+  })
+})
