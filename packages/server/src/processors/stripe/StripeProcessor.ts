@@ -338,15 +338,18 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
           webhookSecret
         ),
       catch: (e) =>
-        new NotificationInvalid({
-          processor: NAME,
-          reason:
-            asStripeError(e)?.type === "StripeSignatureVerificationError" ? "signature" : "malformed",
-          message:
-            asStripeError(e)?.type === "StripeSignatureVerificationError"
-              ? "The Stripe-Signature header does not match this body and the endpoint's signing secret (whsec_…), or its timestamp is too old."
-              : "The body is not a Stripe event."
-        })
+        asStripeError(e)?.type === "StripeSignatureVerificationError"
+          ? new NotificationInvalid({
+              processor: NAME,
+              reason: "signature",
+              message:
+                "The Stripe-Signature header does not match this body and the endpoint's signing secret (whsec_…), or its timestamp is too old."
+            })
+          : new NotificationInvalid({
+              processor: NAME,
+              reason: "malformed",
+              message: "The body is not a Stripe event."
+            })
     }).pipe(Effect.map(notificationsOf))
 
   return {
