@@ -2,6 +2,11 @@
  * What a failed delivery records (issue 16 item 5): the failure in words, never the system's
  * message with the address and port it tried, which an endpoint's owner reads back.
  */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type ServerResponse
+} from "node:http"
 import { createServer, type Socket } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -18,7 +23,123 @@ const closedPort = () =>
     })
   })
 
+/** Where a server listens on loopback. */
+const portOf = (server: { address: () => unknown }) => {
+  const address = server.address()
+  return typeof address === "object" && address !== null && "port" in address
+    ? Number(address.port)
+    : 0
+}
+
+/** An HTTP receiver on loopback answering with `answer`; what it saw, and how many connections. */
+const receiver = async (answer: (req: IncomingMessage, res: ServerResponse) => void) => {
+  const seen: Array<{ host: string | undefined; url: string | undefined; body: string }> = []
+  let connections = 0
+  const server = createHttpServer((req, res) => {
+    let body = ""
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString()
+    })
+    req.on("end", () => {
+      seen.push({ host: req.headers.host, url: req.url, body })
+      answer(req, res)
+    })
+  })
+  server.on("connection", () => {
+    connections++
+  })
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
+  return {
+    port: portOf(server),
+    seen,
+    connections: () => connections,
+    close: () => {
+      server.closeAllConnections()
+      server.close()
+    }
+  }
+}
+
+/** A POST of `body` to `url`, connecting to 127.0.0.1 whatever the URL's host. */
+const toLoopback = (url: string, overrides: Partial<Sender.SendRequest> = {}) =>
+  Effect.runPromise(
+    Sender.send({
+      url: new URL(url),
+      address: { address: "127.0.0.1", family: 4 },
+      headers: { "content-type": "application/json" },
+      body: '{"id":"evt_1"}',
+      timeoutMs: 5_000,
+      maxResponseBytes: 1024,
+      livemode: false,
+      ...overrides
+    })
+  )
+
 describe("Sender", () => {
+  it("connects to the approved address while the Host header keeps the URL's name", async () => {
+    const r = await receiver((_req, res) => res.writeHead(204).end())
+    try {
+      // `receiver.invalid` resolves nowhere: only the pinned address can be reached.
+      const result = await toLoopback(`http://receiver.invalid:${r.port}/hook?x=1`)
+      expect(result).toStrictEqual({ _tag: "Response", statusCode: 204, retryAfter: null })
+      expect(r.seen).toStrictEqual([
+        { host: `receiver.invalid:${r.port}`, url: "/hook?x=1", body: '{"id":"evt_1"}' }
+      ])
+    } finally {
+      r.close()
+    }
+  })
+
+  it("a redirect is answered, not followed; Retry-After is read", async () => {
+    const r = await receiver((req, res) => {
+      if (req.url === "/hook") res.writeHead(307, { location: "/elsewhere", "retry-after": "7" })
+      else res.writeHead(200)
+      res.end()
+    })
+    try {
+      const result = await toLoopback(`http://127.0.0.1:${r.port}/hook`)
+      expect(result).toStrictEqual({ _tag: "Response", statusCode: 307, retryAfter: "7" })
+      expect(r.seen.map((s) => s.url)).toStrictEqual(["/hook"])
+    } finally {
+      r.close()
+    }
+  })
+
+  it("a response longer than maxResponseBytes is cut off: its status stands", async () => {
+    const r = await receiver((_req, res) => {
+      res.writeHead(503)
+      // Never ends on its own: only the sender's cut-off finishes the exchange in time.
+      res.write("x".repeat(64 * 1024))
+    })
+    try {
+      const result = await toLoopback(`http://127.0.0.1:${r.port}/hook`, {
+        maxResponseBytes: 1024,
+        timeoutMs: 60_000
+      })
+      expect(result).toStrictEqual({ _tag: "Response", statusCode: 503, retryAfter: null })
+    } finally {
+      r.close()
+    }
+  })
+
+  it("test-mode and live-mode deliveries never share a connection", async () => {
+    const r = await receiver((_req, res) => res.writeHead(200).end())
+    try {
+      // A host of its own, so no earlier test's pool is in play.
+      const url = `http://modes.invalid:${r.port}/hook`
+      for (const livemode of [false, false, true, true]) {
+        const result = await toLoopback(url, { livemode })
+        expect(result).toStrictEqual({ _tag: "Response", statusCode: 200, retryAfter: null })
+        // The connection is back in its pool once undici is done with it, just after the answer.
+        await new Promise((done) => setImmediate(done))
+      }
+      // One kept-alive connection per mode.
+      expect(r.connections()).toBe(2)
+    } finally {
+      r.close()
+    }
+  })
+
   it("a refused connection is recorded as 'connection refused', without the address or port", async () => {
     const port = await closedPort()
     const result = await Effect.runPromise(
