@@ -8,6 +8,7 @@ import {
   type ServerResponse
 } from "node:http"
 import { createServer, type Socket } from "node:net"
+import { createServer as createTlsServer } from "node:tls"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Sender from "../src/webhooks/Sender.js"
@@ -74,6 +75,26 @@ const toLoopback = (url: string, overrides: Partial<Sender.SendRequest> = {}) =>
       ...overrides
     })
   )
+
+/** A self-signed certificate for `receiver.invalid` (valid until 2126), which no client trusts. */
+const SELF_SIGNED = {
+  key: `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgZEHFRpNb9mqt3KDi
+gCLmzNOEeJKpxNnRkPKLH0SIR+qhRANCAAS3kv2DCLmKnN8/OxsCMVo4s8hjzft6
+4hzNJjNiL0xl93IMZ+dOWyhNVUMphk+B4PlsAB3eZXGLmRXG2VxGYXiY
+-----END PRIVATE KEY-----`,
+  cert: `-----BEGIN CERTIFICATE-----
+MIIBqjCCAVCgAwIBAgIUKaxp0Sf3CDlYC2aRVK5pV2mZR+EwCgYIKoZIzj0EAwIw
+GzEZMBcGA1UEAwwQcmVjZWl2ZXIuaW52YWxpZDAgFw0yNjExMjQyMTQ3NTBaGA8y
+MTI2MTAzMTIxNDc1MFowGzEZMBcGA1UEAwwQcmVjZWl2ZXIuaW52YWxpZDBZMBMG
+ByqGSM49AgEGCCqGSM49AwEHA0IABLeS/YMIuYqc3z87GwIxWjizyGPN+3riHM0m
+M2IvTGX3cgxn505bKE1VQymGT4Hg+WwAHd5lcYuZFcbZXEZheJijcDBuMB0GA1Ud
+DgQWBBQlwG9xMMXLxDgAtRJzU/xSrNWq7DAfBgNVHSMEGDAWgBQlwG9xMMXLxDgA
+tRJzU/xSrNWq7DAPBgNVHRMBAf8EBTADAQH/MBsGA1UdEQQUMBKCEHJlY2VpdmVy
+LmludmFsaWQwCgYIKoZIzj0EAwIDSAAwRQIgZUmeGXpSNGW1ixrTOmny9johxKku
+pVHNA5jdQV77gjkCIQDtjijLJjkikwsvnMBtSKkB1cR6YjSWBaYGuJVh9dKQ6w==
+-----END CERTIFICATE-----`
+}
 
 describe("Sender", () => {
   it("connects to the approved address while the Host header keeps the URL's name", async () => {
@@ -187,6 +208,26 @@ describe("Sender", () => {
     } finally {
       for (const socket of sockets) socket.destroy()
       silent.close()
+    }
+  })
+
+  it("over TLS the URL's name is sent as SNI and the certificate is checked against it", async () => {
+    const names: Array<string> = []
+    const server = createTlsServer({
+      ...SELF_SIGNED,
+      SNICallback: (name, done) => {
+        names.push(name)
+        done(null)
+      }
+    })
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
+    try {
+      const result = await toLoopback(`https://receiver.invalid:${portOf(server)}/hook`)
+      // Pinned to 127.0.0.1, yet SNI names the URL's host; the self-signed certificate fails.
+      expect(result).toStrictEqual({ _tag: "NoResponse", error: "TLS handshake failed" })
+      expect(names).toStrictEqual(["receiver.invalid"])
+    } finally {
+      server.close()
     }
   })
 })
