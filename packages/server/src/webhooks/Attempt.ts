@@ -8,6 +8,7 @@ import { WebhookSignature } from "@levy/api"
 import {
   type AttemptOutcome,
   type Event,
+  type StorageError,
   type Tenant,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -24,11 +25,16 @@ import * as Signer from "./Signer.js"
 
 const USER_AGENT = "Levy-Webhooks/1.0"
 
-/** An endpoint and its signing secrets, as read at `readAtMs`. */
+/** An endpoint and its signing secrets. */
 interface Target {
   readonly endpoint: WebhookEndpoint
   readonly secrets: ReadonlyArray<string>
+}
+
+/** A cached read of an endpoint: begun at `readAtMs`, shared by every attempt that asks meanwhile. */
+interface Cached {
   readonly readAtMs: number
+  readonly target: Effect.Effect<Option.Option<Target>, StorageError>
 }
 
 export const make = Effect.gen(function* () {
@@ -36,8 +42,18 @@ export const make = Effect.gen(function* () {
   const allowLoopback = yield* Effect.map(LoopbackTargets, (allowed): boolean => allowed)
   // Endpoints read in the last `endpointCacheMs`, so a burst of events to one endpoint costs
   // one read of it, not one per delivery. The price: a change (disable, delete, URL, roll)
-  // reaches deliveries already queued up to that long after it is made.
-  const cache = new Map<string, Target>()
+  // reaches deliveries already queued up to that long after it is made. The read itself is
+  // shared: the attempts of a claimed batch start together, and each used to miss and read
+  // the endpoint and its secrets (two queries and a decryption) until the first read landed,
+  // a hundred and more times a second (docs/performance.md "Webhook delivery").
+  const cache = new Map<string, Cached>()
+
+  const read = (tenant: Tenant.Tenant, id: string, nowMs: number) =>
+    Effect.gen(function* () {
+      const endpoint = yield* endpoints.get(tenant, id)
+      const secrets = yield* endpoints.secrets(tenant, id, nowMs)
+      return Option.some<Target>({ endpoint, secrets })
+    }).pipe(Effect.catchTag("RecordNotFound", () => Effect.succeed(Option.none<Target>())))
 
   /** The endpoint with its secrets; none when it no longer exists. */
   const endpointOf = (
@@ -45,20 +61,30 @@ export const make = Effect.gen(function* () {
     tenant: Tenant.Tenant,
     id: string,
     nowMs: number
-  ) => {
+  ): Effect.Effect<Option.Option<Target>, StorageError> => {
     const key = `${tenant.accountId}/${tenant.livemode}/${id}`
     const hit = cache.get(key)
-    if (hit !== undefined && nowMs - hit.readAtMs < config.endpointCacheMs) {
-      return Effect.succeed(Option.some(hit))
-    }
-    return Effect.gen(function* () {
-      const endpoint = yield* endpoints.get(tenant, id)
-      const secrets = yield* endpoints.secrets(tenant, id, nowMs)
-      const fresh: Target = { endpoint, secrets, readAtMs: nowMs }
+    if (hit !== undefined && nowMs - hit.readAtMs < config.endpointCacheMs) return hit.target
+    return Effect.flatMap(Effect.cached(read(tenant, id, nowMs)), (target) => {
+      const entry: Cached = { readAtMs: nowMs, target }
       if (cache.size > 10_000) cache.clear()
-      cache.set(key, fresh)
-      return Option.some(fresh)
-    }).pipe(Effect.catchTag("RecordNotFound", () => Effect.succeed(Option.none<Target>())))
+      cache.set(key, entry)
+      const current = () => cache.get(key) === entry
+      return target.pipe(
+        Effect.tap((found) =>
+          Effect.sync(() => {
+            // Read: later hits take the value itself, not the shared read.
+            if (current()) cache.set(key, { readAtMs: nowMs, target: Effect.succeed(found) })
+          })
+        ),
+        // A failed read is not kept: the next attempt reads again.
+        Effect.tapError(() =>
+          Effect.sync(() => {
+            if (current()) cache.delete(key)
+          })
+        )
+      )
+    })
   }
 
   /** The attempt at `d`, whose event (read with its batch) is `event`. */

@@ -73,11 +73,13 @@ export const run = (config: DispatcherConfig) =>
             Option.match({
               onNone: () => Effect.void,
               onSome: (outcome) =>
-                Queue.offer(outcomes, {
-                  tenant: { accountId: d.accountId, livemode: d.livemode },
-                  deliveryId: d.id,
-                  outcome
-                })
+                Effect.asVoid(
+                  Queue.offer(outcomes, {
+                    tenant: { accountId: d.accountId, livemode: d.livemode },
+                    deliveryId: d.id,
+                    outcome
+                  })
+                )
             })
           ),
           // Store unavailable: the lease lapses and the delivery is tried again.

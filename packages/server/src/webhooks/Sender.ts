@@ -1,14 +1,18 @@
 /**
- * One webhook POST over node:http(s), to an address the SSRF guard already approved: the
- * connection goes to that address (a pinned `lookup`), never to whatever the name resolves
- * to a moment later, while the Host header, TLS SNI and certificate check keep the URL's
- * name. Redirects are never followed (node:http does not), the whole exchange has a
- * deadline, and at most `maxResponseBytes` of the response are read.
+ * One webhook POST over undici (HTTP/1.1, kept-alive connections), to an address the SSRF
+ * guard already approved: the connection goes to that address (a pinned `lookup`), never to
+ * whatever the name resolves to a moment later, while the Host header, TLS SNI and
+ * certificate check keep the URL's name. Redirects are never followed (a dispatched request
+ * never follows one), the whole exchange has one deadline, and at most `maxResponseBytes`
+ * of the response are read.
+ *
+ * undici rather than node:http: node's `ClientRequest` (headers, agent, parser, a stream per
+ * response) was over half of the dispatcher's CPU (docs/performance.md "Webhook delivery").
+ * The request is dispatched with a bare handler, so no response stream is built either.
  */
-import * as http from "node:http"
-import * as https from "node:https"
 import type { LookupFunction } from "node:net"
 import { Effect } from "effect"
+import { type Dispatcher, Pool } from "undici"
 import type { Address } from "../webhookEndpoints/UrlGuard.js"
 
 export interface SendRequest {
@@ -35,17 +39,32 @@ const pinned =
     else callback(null, address.address, address.family)
   }
 
-// Keep-alive pools, one per mode and scheme: a socket opened for a test-mode delivery
-// (which may reach loopback) is never reused for a live one.
-const agents = {
-  test: {
-    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 256 })
-  },
-  live: {
-    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 256 })
+/** Connections per pool at most: as many as the dispatcher has deliveries in flight by default. */
+const CONNECTIONS = 256
+/** Pools kept at most; past it the oldest is closed (its requests in flight finish first). */
+const MAX_POOLS = 1_000
+
+// Keep-alive pools, one per mode, origin and approved address: a connection opened for a
+// test-mode delivery (which may reach loopback) is never reused for a live one, and one
+// opened to an address the guard approved earlier is never used for a delivery whose name
+// now resolves elsewhere.
+const pools = new Map<string, Pool>()
+
+const poolFor = (r: SendRequest): Pool => {
+  const key = `${r.livemode ? "live" : "test"} ${r.url.origin} ${r.address.family}/${r.address.address}`
+  const found = pools.get(key)
+  if (found !== undefined) return found
+  if (pools.size >= MAX_POOLS) {
+    const [oldestKey, oldest] = pools.entries().next().value!
+    pools.delete(oldestKey)
+    oldest.close().catch(() => undefined)
   }
+  const pool = new Pool(r.url.origin, {
+    connections: CONNECTIONS,
+    connect: { lookup: pinned(r.address) }
+  })
+  pools.set(key, pool)
+  return pool
 }
 
 /**
@@ -53,11 +72,13 @@ const agents = {
  * stored error is shown to the endpoint's owner, and a system message (`connect
  * ECONNREFUSED 10.0.0.5:5432`) would map the server's network for them.
  */
-const failureOf = (error: NodeJS.ErrnoException): string => {
-  const code = error.code ?? ""
+const failureOf = (error: Error & { readonly code?: unknown }): string => {
+  const code = typeof error.code === "string" ? error.code : ""
   if (code === "ECONNREFUSED") return "connection refused"
-  if (code === "ECONNRESET" || code === "EPIPE") return "connection reset"
-  if (code === "ETIMEDOUT") return "connection timed out"
+  // undici's `UND_ERR_SOCKET`: the receiver closed the connection before answering.
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET")
+    return "connection reset"
+  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return "connection timed out"
   if (["EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"].includes(code))
     return "host unreachable"
   if (code.startsWith("ERR_TLS") || code.includes("CERT") || code.startsWith("ERR_SSL"))
@@ -65,57 +86,89 @@ const failureOf = (error: NodeJS.ErrnoException): string => {
   return "connection failed"
 }
 
+/** The first value of header `name` (lower case) among undici's raw name/value pairs. */
+const headerOf = (raw: ReadonlyArray<Buffer>, name: string): string | null => {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!
+    if (key.length === name.length && key.toString("latin1").toLowerCase() === name) {
+      return raw[i + 1]!.toString("latin1")
+    }
+  }
+  return null
+}
+
+/** The request's headers: the caller's, plus Basic credentials when the URL carries them (as node:http sent them). */
+const headersOf = (r: SendRequest): Record<string, string> => {
+  if (r.url.username === "" && r.url.password === "") return { ...r.headers }
+  const credentials = `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`
+  return { ...r.headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` }
+}
+
 const post = (r: SendRequest): Effect.Effect<SendResult> =>
   Effect.async<SendResult>((resume) => {
-    const secure = r.url.protocol === "https:"
-    const mode = r.livemode ? agents.live : agents.test
-    const options: http.RequestOptions = {
-      method: "POST",
-      headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) },
-      agent: secure ? mode.https : mode.http,
-      lookup: pinned(r.address)
-    }
     let settled = false
-    let deadline: ReturnType<typeof setTimeout> | undefined
+    // Set once the request is on a connection; until then a deadline or interruption is
+    // carried out by `onConnect`.
+    let abort: ((error?: Error) => void) | undefined
+    let statusCode = 0
+    let retryAfter: string | null = null
+    let read = 0
     const finish = (result: SendResult) => {
       if (settled) return
       settled = true
       clearTimeout(deadline)
       resume(Effect.succeed(result))
     }
-    const request = (secure ? https : http).request(r.url, options, (response) => {
-      const retryAfter = response.headers["retry-after"] ?? null
-      const answer: SendResult = {
-        _tag: "Response",
-        statusCode: response.statusCode ?? 0,
-        retryAfter
-      }
-      let read = 0
-      response.on("data", (chunk: Buffer) => {
+    const answer = (): SendResult => ({ _tag: "Response", statusCode, retryAfter })
+    const handler: Dispatcher.DispatchHandlers = {
+      onConnect: (abortRequest) => {
+        abort = abortRequest
+        // Timed out or interrupted while waiting for a connection: never send.
+        if (settled) abortRequest()
+      },
+      onHeaders: (status, headers) => {
+        // 1xx are interim: the final status follows.
+        if (status >= 200) {
+          statusCode = status
+          retryAfter = headerOf(headers, "retry-after")
+        }
+        return true
+      },
+      onData: (chunk) => {
         read += chunk.length
         if (read > r.maxResponseBytes) {
-          // Enough: the status decides; the rest is not read.
-          response.destroy()
-          finish(answer)
+          // Enough: the status decides; the rest is not read (aborting drops the connection).
+          finish(answer())
+          abort?.()
         }
-      })
-      response.on("end", () => finish(answer))
-      response.on("error", () => finish(answer))
-      response.on("close", () => finish(answer))
-    })
-    request.on("error", (error) => finish({ _tag: "NoResponse", error: failureOf(error) }))
-    request.end(r.body)
+        return true
+      },
+      onComplete: () => finish(answer()),
+      // A status already received stands (the body broke off); else there was no answer.
+      onError: (error) =>
+        finish(statusCode !== 0 ? answer() : { _tag: "NoResponse", error: failureOf(error) })
+    }
     // The deadline as a plain timer, not `Effect.timeout`: that races a second fiber and a
     // sleep against every delivery (docs/performance.md "Webhook delivery").
-    deadline = setTimeout(() => {
+    const deadline = setTimeout(() => {
       finish({ _tag: "NoResponse", error: `timed out after ${r.timeoutMs} ms` })
-      request.destroy()
+      abort?.()
     }, r.timeoutMs)
-    // On interruption: drop the connection.
+    poolFor(r).dispatch(
+      {
+        origin: r.url.origin,
+        path: `${r.url.pathname}${r.url.search}`,
+        method: "POST",
+        headers: headersOf(r),
+        body: r.body
+      },
+      handler
+    )
+    // On interruption: drop the connection (or never send, when not yet on one).
     return Effect.sync(() => {
       settled = true
       clearTimeout(deadline)
-      request.destroy()
+      abort?.()
     })
   })
 
