@@ -4,11 +4,16 @@
  * (packages/reliability) kills servers and restarts PostgreSQL, so it runs in a second
  * vitest invocation after every other project, never beside them; the line counts both.
  * Arguments are passed to vitest; with a `--project` among them a single invocation runs.
+ *
+ * Workers: vitest's default on a 2-core machine is one (cores − 1), so every file ran after the
+ * other while most of them wait on child processes, PostgreSQL or a browser. WORKERS files run
+ * side by side unless the caller passes `--maxWorkers` (docs/development.md "Test time").
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 
 const ALONE = "reliability"
+const WORKERS = 3
 
 interface Counts {
   numPassedTests: number
@@ -38,7 +43,10 @@ const vitest = (args: ReadonlyArray<string>, report: string) => {
   return { status: run.status ?? 1, counts }
 }
 
-const given = process.argv.slice(2)
+const args = process.argv.slice(2)
+const given = args.some((a) => a.startsWith("--maxWorkers"))
+  ? args
+  : [...args, `--maxWorkers=${WORKERS}`, "--minWorkers=1"]
 const runs = given.some((a) => a.startsWith("--project"))
   ? [vitest(given, "test-results/vitest.json")]
   : [
