@@ -5,6 +5,8 @@ import { defineProject } from "vitest/config"
 export default defineProject({
   test: {
     name: "reliability",
+    // The `levy` executable its tests start, bundled once per run (scripts/levyBinary.ts).
+    globalSetup: ["../../scripts/levyBinarySetup.ts"],
     include: ["test/**/*.test.ts"],
     fileParallelism: false,
     testTimeout: 90_000,

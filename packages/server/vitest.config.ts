@@ -8,6 +8,8 @@ import { defineProject } from "vitest/config"
 export default defineProject({
   test: {
     name: "server",
+    // The `levy` executable its tests start, bundled once per run (scripts/levyBinary.ts).
+    globalSetup: ["../../scripts/levyBinarySetup.ts"],
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000

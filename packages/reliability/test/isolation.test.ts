@@ -14,6 +14,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { LevyApi } from "@levy/api"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { pathFor } from "../../../scripts/levyBinary.js"
 import { count, type Database, throwaway } from "./support/Database.js"
 import { endpoints, fill } from "./support/Endpoints.js"
 import { record } from "./support/Figures.js"
@@ -52,16 +53,10 @@ const statusOf = (o: Outcome) => (o.kind === "answer" ? o.status : -1)
 const createAccount = (): DevKeys => {
   const out = execFileSync(
     process.execPath,
-    [
-      "--import",
-      "tsx",
-      "packages/server/src/main.ts",
-      "accounts",
-      "create",
-      "--json",
-      "--store",
-      "postgres"
-    ].concat(["--data-dir", mkdtempSync(join(tmpdir(), "levy-isolation-acct-"))]),
+    [pathFor("reliability"), "accounts", "create", "--json", "--store", "postgres"].concat([
+      "--data-dir",
+      mkdtempSync(join(tmpdir(), "levy-isolation-acct-"))
+    ]),
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url }, encoding: "utf8" }
   )
   return JSON.parse(out.slice(out.indexOf("{"))) as DevKeys

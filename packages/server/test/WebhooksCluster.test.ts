@@ -20,6 +20,7 @@ import {
 } from "@levy/storage"
 import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pathFor } from "../../../scripts/levyBinary.js"
 import { call } from "./support.js"
 import {
   type Answer,
@@ -32,7 +33,7 @@ import {
 } from "./WebhooksSupport.js"
 
 const ROOT = resolve(import.meta.dirname, "../../..")
-const MAIN = "packages/server/src/main.ts"
+const BINARY = pathFor("server")
 const SECRET = "whsec_dev_cluster"
 
 const scope = Effect.runSync(Scope.make())
@@ -209,9 +210,7 @@ describe("levy serve killed with SIGKILL while deliveries are pending", () => {
     const child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        MAIN,
+        BINARY,
         "serve",
         "--port",
         "0",

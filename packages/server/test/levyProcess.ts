@@ -1,9 +1,10 @@
 /** The `levy` executable as a child process, its output collected as it comes. */
 import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
+import { pathFor } from "../../../scripts/levyBinary.js"
 
 const ROOT = resolve(import.meta.dirname, "../../..")
-const MAIN = "packages/server/src/main.ts"
+const BINARY = pathFor("server")
 
 export interface Proc {
   readonly child: ChildProcess
@@ -14,7 +15,7 @@ export interface Proc {
 
 /** Starts `levy <args>` with no DATABASE_URL, PORT, REDIS_URL or LEVY_API_KEY from the caller. */
 export const levy = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Proc => {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+  const child = spawn(process.execPath, [BINARY, ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: "", PORT: "", REDIS_URL: "", LEVY_API_KEY: "", ...env },
     stdio: ["ignore", "pipe", "pipe"]

@@ -5,9 +5,10 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
+import { pathFor } from "../../../../scripts/levyBinary.js"
 
 const ROOT = resolve(import.meta.dirname, "../../../..")
-const MAIN = "packages/server/src/main.ts"
+const BINARY = pathFor("reliability")
 
 /** The dispatcher's schedule in milliseconds, so deliveries and retries happen within a test. */
 export const FAST_WEBHOOKS: Record<string, string> = {
@@ -52,18 +53,10 @@ export const serve = async (options: {
 }): Promise<Serving> => {
   const child = spawn(
     process.execPath,
-    [
-      "--import",
-      "tsx",
-      MAIN,
-      "serve",
-      "--port",
-      "0",
-      "--host",
-      "127.0.0.1",
-      "--store",
-      "postgres"
-    ].concat(["--data-dir", options.dataDir], options.dev === false ? [] : ["--dev"]),
+    [BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--store", "postgres"].concat(
+      ["--data-dir", options.dataDir],
+      options.dev === false ? [] : ["--dev"]
+    ),
     {
       cwd: ROOT,
       env: {
