@@ -73,13 +73,11 @@ export const run = (config: DispatcherConfig) =>
             Option.match({
               onNone: () => Effect.void,
               onSome: (outcome) =>
-                Effect.asVoid(
-                  Queue.offer(outcomes, {
-                    tenant: { accountId: d.accountId, livemode: d.livemode },
-                    deliveryId: d.id,
-                    outcome
-                  })
-                )
+                Queue.offer(outcomes, {
+                  tenant: { accountId: d.accountId, livemode: d.livemode },
+                  deliveryId: d.id,
+                  outcome
+                })
             })
           ),
           // Store unavailable: the lease lapses and the delivery is tried again.
