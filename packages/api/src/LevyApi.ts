@@ -1,6 +1,6 @@
 /**
  * The `/v1` HTTP API: every endpoint with its path, parameters, body, success and error
- * responses. The server implements it with HttpApiBuilder, the client derives from it with
+ * responses. The server serves it (its edge decodes and encodes with these schemas), the client derives from it with
  * HttpApiClient, and the OpenAPI 3.1 document comes from `OpenApi.fromApi(LevyApi)`.
  */
 import * as HttpApi from "@effect/platform/HttpApi"

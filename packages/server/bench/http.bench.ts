@@ -21,9 +21,9 @@
  * (BareCharges.ts). `serverRssMb` is Levy's resident set at the end of the charges load.
  * The `*ToBare` figures are ratios in this run.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there;
- * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only; LEVY_BENCH_NO_FAST_LANE=1
- * closes the fast lane, so estimates go through the one edge. `platformFloor*` is the
- * platform alone under the same load (PlatformFloor.ts): what the one edge could reach.
+ * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only. `platformFloor*` is
+ * @effect/platform's HttpApiBuilder alone under the same load (PlatformFloor.ts): what an edge
+ * built on it could reach at best.
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -120,11 +120,7 @@ const serveFull = async (
   store: Layer.Layer<Storage.Repositories | Ids>
 ): Promise<{ readonly port: number; readonly close: () => Promise<void> }> => {
   const high = 1_000_000_000
-  const layer = Server.layer({
-    port: 0,
-    host: "127.0.0.1",
-    fastLane: process.env.LEVY_BENCH_NO_FAST_LANE === undefined
-  }).pipe(
+  const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide([
       KeyResolver.layerMemory([{ secret: SECRET, accountId: "acct_bench", keyId: "key_bench" }]),
       RateLimitStore.layerMemory,

@@ -3,8 +3,7 @@
  * handler `(Request) => Promise<Response>` (Hono, Next.js route handlers, anything built on
  * fetch) and a node:http listener `(req, res)` (Express, Fastify, node:http). Both are built
  * from what `levy serve` runs — the same `ApiLive` (contract, edge, handlers), the same
- * `ApiServices` and, in front of the node listener, the same fast lane — only the transport
- * differs. The store and the settings are passed in code, not read from the environment (a SQL
+ * `ApiServices` — only the transport differs. The store and the settings are passed in code, not read from the environment (a SQL
  * store's webhook secrets are still sealed with `LEVY_SECRET_KEY`, else `<dataDir>/secret.key`).
  *
  * Paths are the API's own (`/v1/...`): mount it where the framework strips the prefix
@@ -12,20 +11,16 @@
  * or strip it yourself (examples/mounted/src/fastify.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { Ids, Storage } from "@levy/storage"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import * as ApiServices from "./ApiServices.js"
 import * as Accounts from "./access/Accounts.js"
 import * as Store from "./cli/Store.js"
-import { EstimateHandlerLive } from "./estimates/EstimatesLive.js"
 import { defaults, EdgeConfig } from "./http/EdgeConfig.js"
+import * as NodeListener from "./http/NodeListener.js"
 import * as RateLimitStore from "./http/RateLimitStore.js"
-import { ApiLive, fastLane } from "./Server.js"
+import * as WebHandler from "./http/WebHandler.js"
+import { ApiLive, edge } from "./Server.js"
 import type { DispatcherConfig } from "./webhooks/DispatcherConfig.js"
 import * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
@@ -63,27 +58,14 @@ class Handlers extends Context.Tag("@levy/server/Mount/Handlers")<
   Pick<MountedLevy, "fetch" | "listener">
 >() {}
 
-/** Both handlers over one app; tracing off, as in `Server.layer` (nothing exports the spans). */
+/** Both transports over one edge; tracing off, as in `Server.layer` (nothing exports the spans). */
 const handlers = Layer.effect(
   Handlers,
-  Effect.gen(function* () {
-    const app = Effect.locally(
-      yield* HttpApiBuilder.httpApp,
-      HttpMiddleware.currentTracerDisabledWhen,
-      () => true
-    )
-    const runtime = yield* Effect.runtime<HttpRouter.HttpRouter.DefaultServices>()
-    const lane = yield* fastLane
-    const node = yield* NodeHttpServer.makeHandler(app)
-    return { fetch: HttpApp.toWebHandlerRuntime(runtime)(app), listener: lane.before(node) }
-  })
-).pipe(
-  Layer.provide([
-    Layer.mergeAll(ApiLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer),
-    EstimateHandlerLive,
-    NodeHttpServer.layerContext
-  ])
-)
+  Effect.map(edge, ({ edge, runtime, maxBodyBytes }) => ({
+    fetch: WebHandler.make(edge, runtime, maxBodyBytes),
+    listener: NodeListener.make(edge, runtime, maxBodyBytes)
+  }))
+).pipe(Layer.provide(ApiLive))
 
 const storeLayer = (store: Options["store"]): Layer.Layer<Storage.Repositories | Ids, unknown> =>
   store === undefined

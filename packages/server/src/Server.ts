@@ -1,25 +1,21 @@
 /**
- * The HTTP server: the whole `/v1` API and the public docs
- * (`/v1/openapi.json`, `/docs`, answered by the edge) behind the edge middleware, on node:http
- * at `port` (0 = ephemeral; http/NodeServer.ts, with the fast lane in front). Effect's
- * tracing is off for the whole server: nothing exports its spans, and creating them (the
- * HTTP server's, @effect/sql's for every statement) costs time on every request.
+ * The HTTP server: the whole `/v1` API and the public docs (`/v1/openapi.json`, `/docs`),
+ * answered by the edge (http/Edge.ts) on node:http at `port` (0 = ephemeral). Effect's
+ * tracing is off for the whole server: nothing exports its spans, and creating them
+ * (@effect/sql's for every statement) costs time on every request.
  */
 import { createServer } from "node:http"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
-import { AuthorizationLive } from "./access/AuthorizationLive.js"
 import { ChargesLive } from "./charges/ChargesLive.js"
 import { DisputesLive } from "./disputes/DisputesLive.js"
-import { EstimateHandler, EstimateHandlerLive, EstimatesLive } from "./estimates/EstimatesLive.js"
+import { EstimatesLive } from "./estimates/EstimatesLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
-import { EdgeLive } from "./http/Edge.js"
-import * as FastLane from "./http/FastLane.js"
+import * as Edge from "./http/Edge.js"
+import { EdgeConfig } from "./http/EdgeConfig.js"
 import { KeylessRoutes } from "./http/KeylessRoute.js"
+import * as NodeListener from "./http/NodeListener.js"
 import * as NodeServer from "./http/NodeServer.js"
 import { KeysLive } from "./keys/KeysLive.js"
 import { ProcessorConfigsLive } from "./processorConfigs/ProcessorConfigsLive.js"
@@ -27,7 +23,6 @@ import * as ProcessorWebhookRoute from "./processorWebhooks/ProcessorWebhookRout
 import { RefundsLive } from "./refunds/RefundsLive.js"
 import { RegionsLive } from "./regions/RegionsLive.js"
 import { RulesetsLive } from "./rulesets/RulesetsLive.js"
-import { ServerApi } from "./ServerApi.js"
 import { WebhookEndpointsLive } from "./webhookEndpoints/WebhookEndpointsLive.js"
 
 /**
@@ -39,32 +34,33 @@ const KeylessRoutesLive = Layer.effect(
   Effect.map(ProcessorWebhookRoute.make, (route) => [route])
 )
 
-/** The fast lane for `POST /v1/estimates`, answering with the router's estimate handler. */
-export const fastLane = Effect.flatMap(EstimateHandler, FastLane.make)
-
 /**
- * The API with its handlers and middlewares. Needs: `KeyResolver`, a `RateLimiter`,
- * `ComplianceRules`, `PaymentProcessors`, `EdgeConfig`, and the whole store from
- * @levy/storage (`Storage.layerMemory`/`layerPostgres`/`layerEmbedded` plus `Ids.layer`).
+ * Every group's handlers and the keyless routes: what the edge serves. Needs: `KeyResolver`,
+ * a `RateLimiter`, `ComplianceRules`, `PaymentProcessors`, `EdgeConfig`, and the whole store
+ * from @levy/storage (`Storage.layerMemory`/`layerPostgres`/`layerEmbedded` plus `Ids.layer`).
  */
-export const ApiLive = HttpApiBuilder.api(ServerApi).pipe(
-  Layer.provide([
-    EstimatesLive,
-    ChargesLive,
-    RefundsLive,
-    DisputesLive,
-    FeeConfigsLive,
-    RegionsLive,
-    RulesetsLive,
-    EventsLive,
-    WebhookEndpointsLive,
-    KeysLive,
-    ProcessorConfigsLive,
-    AuthorizationLive,
-    EdgeLive
-  ]),
-  Layer.provide([EstimateHandlerLive, KeylessRoutesLive])
+export const ApiLive = Layer.mergeAll(
+  EstimatesLive,
+  ChargesLive,
+  RefundsLive,
+  DisputesLive,
+  FeeConfigsLive,
+  RegionsLive,
+  RulesetsLive,
+  EventsLive,
+  WebhookEndpointsLive,
+  KeysLive,
+  ProcessorConfigsLive,
+  KeylessRoutesLive
 )
+
+/** The edge over `ApiLive`, with the runtime its requests run on. */
+export const edge = Effect.gen(function* () {
+  const made = yield* Edge.make
+  const runtime = yield* Effect.runtime<never>()
+  const { maxBodyBytes } = yield* EdgeConfig
+  return { edge: made, runtime, maxBodyBytes }
+})
 
 /**
  * How long a client may take (milliseconds): to send its headers, and its whole request.
@@ -89,29 +85,17 @@ export const layer = (options: {
   readonly port: number
   readonly host?: string
   readonly timeouts?: Timeouts
-  /** Whether POST /v1/estimates takes the fast lane (http/FastLane.ts); default true. */
-  readonly fastLane?: boolean
 }) =>
-  HttpApiBuilder.serve().pipe(
-    HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(ApiLive),
-    Layer.provideMerge(
-      Layer.scoped(
-        HttpServer.HttpServer,
-        Effect.flatMap(
-          options.fastLane === false ? Effect.succeed(FastLane.closed) : fastLane,
-          (lane) =>
-            NodeServer.make(
-              () => createServerWith(options.timeouts ?? defaultTimeouts),
-              { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) },
-              lane
-            )
-        )
-      ).pipe(Layer.provide(EstimateHandlerLive))
-    ),
-    Layer.provideMerge(NodeHttpServer.layerContext),
-    Layer.provide(Layer.setTracerEnabled(false))
-  )
+  Layer.scoped(
+    HttpServer.HttpServer,
+    Effect.flatMap(edge, ({ edge, runtime, maxBodyBytes }) =>
+      NodeServer.make(
+        () => createServerWith(options.timeouts ?? defaultTimeouts),
+        { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) },
+        NodeListener.make(edge, runtime, maxBodyBytes)
+      )
+    )
+  ).pipe(Layer.provide(ApiLive), Layer.provide(Layer.setTracerEnabled(false)))
 
 const createServerWith = (timeouts: Timeouts) =>
   createServer({

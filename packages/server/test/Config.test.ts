@@ -1,10 +1,8 @@
-/** The pure pieces of configuration: Redis URLs, the static key table, the route table. */
+/** The pure pieces of configuration: Redis URLs, the static key table. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as KeyResolver from "../src/access/KeyResolver.js"
 import { redisOptions } from "../src/http/RateLimitStore.js"
-import { allowedMethods, routesOf } from "../src/http/Routes.js"
-import { ServerApi } from "../src/ServerApi.js"
 
 describe("redisOptions", () => {
   it("reads host, port, password and db from a URL", () => {
@@ -42,23 +40,5 @@ describe("KeyResolver.memory", () => {
     expect(() => KeyResolver.memory([{ secret: "sk_test_x", accountId: "a", keyId: "k" }])).toThrow(
       /prefixes/
     )
-  })
-})
-
-describe("routes", () => {
-  it("tells the methods of each served path", () => {
-    const routes = routesOf(ServerApi)
-    expect(allowedMethods(routes, "/v1/regions")).toStrictEqual(["GET"])
-    expect([...allowedMethods(routes, "/v1/regions/check-compliance")].sort()).toStrictEqual([
-      "GET",
-      "POST"
-    ])
-    expect([...allowedMethods(routes, "/v1/charges")].sort()).toStrictEqual(["GET", "POST"])
-    expect([...allowedMethods(routes, "/v1/webhook-endpoints/we_1")].sort()).toStrictEqual([
-      "DELETE",
-      "GET",
-      "POST"
-    ])
-    expect(allowedMethods(routes, "/v1/charges/ch_1/refunds")).toStrictEqual([])
   })
 })

@@ -31,46 +31,40 @@ const estimate = (url: string, key: string, headers: Record<string, string> = {}
   call(url, "POST", "/v1/estimates", { body: { amount: 1000, currency: "usd" }, key, headers })
 
 describe("made-up keys (item 13)", () => {
-  it.each([true, false])(
-    "over its address's limit, a random well-formed key costs no lookup (fast lane %s)",
-    async (fastLane) => {
-      let lookups = 0
-      const inner = KeyResolver.memory(KEYS)
-      const counting = Layer.succeed(KeyResolver.KeyResolver, {
-        resolve: (secret) =>
-          Effect.suspend(() => {
-            lookups++
-            return inner.resolve(secret)
-          })
-      })
-      const server = await serve({ resolver: counting, fastLane })
-      const statuses: Array<number> = []
-      for (let i = 0; i < LIMIT + 5; i++) {
-        const made = `sk_dev_service_${i}${"x".repeat(24)}`
-        statuses.push((await estimate(server.url, made)).status)
-      }
-      expect(statuses).toStrictEqual([401, 401, 401, 429, 429, 429, 429, 429])
-      expect(lookups).toBe(LIMIT)
+  it("over its address's limit, a random well-formed key costs no lookup", async () => {
+    let lookups = 0
+    const inner = KeyResolver.memory(KEYS)
+    const counting = Layer.succeed(KeyResolver.KeyResolver, {
+      resolve: (secret) =>
+        Effect.suspend(() => {
+          lookups++
+          return inner.resolve(secret)
+        })
+    })
+    const server = await serve({ resolver: counting })
+    const statuses: Array<number> = []
+    for (let i = 0; i < LIMIT + 5; i++) {
+      const made = `sk_dev_service_${i}${"x".repeat(24)}`
+      statuses.push((await estimate(server.url, made)).status)
     }
-  )
+    expect(statuses).toStrictEqual([401, 401, 401, 429, 429, 429, 429, 429])
+    expect(lookups).toBe(LIMIT)
+  })
 })
 
 describe("publishable keys and client addresses (item 8)", () => {
   const PROXY = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
 
-  it.each([true, false])(
-    "one client spending a publishable key's budget leaves other clients theirs (fast lane %s)",
-    async (fastLane) => {
-      const server = await serve({ trustedProxies: PROXY, fastLane })
-      const from = (client: string) => ({ "x-forwarded-for": client })
-      for (let i = 0; i < LIMIT; i++) {
-        expect((await estimate(server.url, PUBLISHABLE, from("203.0.113.7"))).status).toBe(200)
-      }
-      expect((await estimate(server.url, PUBLISHABLE, from("203.0.113.7"))).status).toBe(429)
-      // Another shopper, the same public key: still served.
-      expect((await estimate(server.url, PUBLISHABLE, from("198.51.100.9"))).status).toBe(200)
+  it("one client spending a publishable key's budget leaves other clients theirs", async () => {
+    const server = await serve({ trustedProxies: PROXY })
+    const from = (client: string) => ({ "x-forwarded-for": client })
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await estimate(server.url, PUBLISHABLE, from("203.0.113.7"))).status).toBe(200)
     }
-  )
+    expect((await estimate(server.url, PUBLISHABLE, from("203.0.113.7"))).status).toBe(429)
+    // Another shopper, the same public key: still served.
+    expect((await estimate(server.url, PUBLISHABLE, from("198.51.100.9"))).status).toBe(200)
+  })
 
   it("without a configured proxy, X-Forwarded-For is ignored: no escaping one's bucket", async () => {
     const server = await serve()
@@ -119,28 +113,23 @@ describe("Redis down (the limiter's store unavailable)", () => {
     expect(charge.status).toBe(503)
   }, 30_000)
 
-  it.each([true, false])(
-    "failOpenEstimates: estimates go on (no rate-limit headers), writes still fail closed (fast lane %s)",
-    async (fastLane) => {
-      const server = await serve({
-        limiter: down(),
-        fastLane,
-        edge: {
-          test: LIMIT,
-          live: LIMIT,
-          anonymous: LIMIT,
-          window: WINDOW,
-          failOpenEstimates: true
-        }
-      })
-      const reply = await estimate(server.url, PUBLISHABLE)
-      expect(reply.status, reply.text).toBe(200)
-      expect(reply.headers.get("x-ratelimit-remaining")).toBeNull()
-      const charge = await call(server.url, "POST", "/v1/charges", {
-        body: { amount: 1000, currency: "usd" }
-      })
-      expect(charge.status).toBe(503)
-    },
-    30_000
-  )
+  it("failOpenEstimates: estimates go on (no rate-limit headers), writes still fail closed", async () => {
+    const server = await serve({
+      limiter: down(),
+      edge: {
+        test: LIMIT,
+        live: LIMIT,
+        anonymous: LIMIT,
+        window: WINDOW,
+        failOpenEstimates: true
+      }
+    })
+    const reply = await estimate(server.url, PUBLISHABLE)
+    expect(reply.status, reply.text).toBe(200)
+    expect(reply.headers.get("x-ratelimit-remaining")).toBeNull()
+    const charge = await call(server.url, "POST", "/v1/charges", {
+      body: { amount: 1000, currency: "usd" }
+    })
+    expect(charge.status).toBe(503)
+  }, 30_000)
 })

@@ -4,11 +4,12 @@
  *
  * - `access/`: who a request is (the key resolver, the Authorization middleware, RequestKey);
  * - `idempotency/`: the claim and the recording of an idempotent request;
- * - `ServerApi.ts`: the contract served; `Unavailable.ts`: the one 503 for a store failure.
+ * - `ServerApi.ts`: the contract served; `ApiHandlers.ts`: the groups' handlers as services;
+ *   `Unavailable.ts`: the one 503 for a store failure.
  *
  * A resource (charges, refunds, disputes, estimates, feeConfigs, keys, …) reaches the edge the
  * other way round: the server's composition (Server.ts) hands it over, as the processors'
- * webhooks (`KeylessRoutes`) and the fast lane's estimate handler are. The walk follows relative
+ * webhooks (`KeylessRoutes`) and every group's handlers (`ApiHandlers`) are. The walk follows relative
  * imports, type-only ones included: a type names its module as surely as a value does.
  */
 import { readdirSync, readFileSync } from "node:fs"
@@ -18,7 +19,14 @@ import { describe, expect, it } from "@effect/vitest"
 const SRC = resolve(import.meta.dirname, "../src")
 
 /** What http/ may reach, as paths under src/ (a folder ends with "/"). */
-const EDGE_INFRASTRUCTURE = ["http/", "access/", "idempotency/", "ServerApi.ts", "Unavailable.ts"]
+const EDGE_INFRASTRUCTURE = [
+  "http/",
+  "access/",
+  "idempotency/",
+  "ServerApi.ts",
+  "ApiHandlers.ts",
+  "Unavailable.ts"
+]
 
 const allowed = (path: string): boolean =>
   EDGE_INFRASTRUCTURE.some((entry) =>

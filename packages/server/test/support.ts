@@ -41,8 +41,6 @@ export const start = async (
     readonly resolver?: Layer.Layer<KeyResolver.KeyResolver>
     /** The store; default a fresh in-memory one. Pass one to look into it from the test. */
     readonly storage?: Layer.Layer<Storage.Repositories | Ids>
-    /** Whether POST /v1/estimates takes the fast lane (default true, as in production). */
-    readonly fastLane?: boolean
     /** Whether test-mode webhooks may target loopback (default true: a development server). */
     readonly loopbackTargets?: boolean
     /** Proxies whose X-Forwarded-For is believed (default none). */
@@ -59,11 +57,7 @@ export const start = async (
     trustedProxies: options.trustedProxies ?? [],
     ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir })
   }
-  const layer = Server.layer({
-    port: 0,
-    host: "127.0.0.1",
-    ...(options.fastLane === undefined ? {} : { fastLane: options.fastLane })
-  }).pipe(
+  const layer = Server.layer({ port: 0, host: "127.0.0.1" }).pipe(
     Layer.provide([
       options.resolver ?? KeyResolver.layerMemory(options.keys ?? KEYS),
       options.limiter ?? RateLimitStore.layerMemory,

@@ -41,7 +41,7 @@ const admit = (
 
 /**
  * The middleware's decision for a bearer `secret` sent to `target`: the edge's key when it
- * came from the same secret, else the resolver's. The fast lane (http/FastLane.ts) calls this too.
+ * came from the same secret, else the resolver's.
  */
 export const authorize = (
   resolver: KeyResolverService,
@@ -58,6 +58,30 @@ export const authorize = (
   return Effect.flatMap(Effect.orDie(resolver.resolve(secret)), (found) => admit(found, target))
 }
 
+/** `Bearer ` as the platform's bearer decoding strips it (without looking at it). */
+const BEARER_LENGTH = "Bearer ".length
+
+/**
+ * The middleware's decision for a request's `Authorization` header: a header that is not a
+ * bearer key is told so (AuthorizationHeader.ts), else the key it carries is `authorize`d.
+ * The edge (http/Edge.ts) calls this for every endpoint of the contract.
+ */
+export const authorizeHeader = (
+  resolver: KeyResolverService,
+  header: string | undefined,
+  resolved: Option.Option<KeyLookup>,
+  target: Target
+): Effect.Effect<CurrentKey.Key, ApiError.AuthenticationError | ApiError.PermissionError> => {
+  const malformed = AuthorizationHeader.problemOf(header)
+  return malformed === undefined
+    ? authorize(resolver, (header ?? "").slice(BEARER_LENGTH), resolved, target)
+    : Effect.fail(malformed)
+}
+
+/**
+ * The contract's `Authorization` middleware for a server built with HttpApiBuilder (Levy's
+ * own edge does not need it: it calls `authorizeHeader`).
+ */
 export const AuthorizationLive = Layer.effect(
   Authorization.Authorization,
   Effect.gen(function* () {

@@ -1,21 +1,20 @@
 /**
  * The charges group over HTTP: create (the workflow in createCharge.ts), retrieve and list.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Handle from "../Handle.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
-import { ServerApi } from "../ServerApi.js"
 import * as Unavailable from "../Unavailable.js"
 import * as ChargeWire from "./ChargeWire.js"
 import { createCharge } from "./createCharge.js"
 
 const URL_PATH = "/v1/charges"
-export const ChargesLive = HttpApiBuilder.group(ServerApi, "charges", (handlers) =>
+export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
   Effect.gen(function* () {
     const charges = yield* ChargeRepository
 

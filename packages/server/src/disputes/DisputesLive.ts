@@ -3,21 +3,20 @@
  * Disputes are opened by the processor (in test mode, `tok_chargeDispute`), never by a
  * request; the currency shown is the disputed charge's.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import { withCurrencies, withCurrency } from "../charges/ChargeCurrencies.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
-import { ServerApi } from "../ServerApi.js"
 import * as Unavailable from "../Unavailable.js"
 import * as DisputeWire from "./DisputeWire.js"
 
 const URL_PATH = "/v1/disputes"
 
-export const DisputesLive = HttpApiBuilder.group(ServerApi, "disputes", (handlers) =>
+export const DisputesLive = ApiHandlers.group("disputes", (handlers) =>
   Effect.gen(function* () {
     const charges = yield* ChargeRepository
     return handlers

@@ -4,13 +4,11 @@
  * collects, its disclosure rendered. Publishable keys are allowed (the Authorization
  * middleware checks it).
  *
- * The handler is a service of its own so that the HttpApi group and the
- * fast lane for this hot endpoint (http/FastLane.ts) run the same code. The configuration is
+ * The configuration is
  * read from the store on every request; what is derived from a stored configuration (its
  * parsed form, the engine's schedule) is kept per stored object, which no store mutates: an
  * update stores a new object, so a changed configuration is never served from the cache.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import {
   ApiError,
   CurrentKey,
@@ -19,22 +17,11 @@ import {
 } from "@levy/api"
 import { ComplianceRules, type FeeSchedule } from "@levy/core"
 import { FeeConfigRepository, type JsonObject, type Tenant } from "@levy/storage"
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Effect, Either, Option } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import * as Config from "../feeConfigs/Config.js"
-import { ServerApi } from "../ServerApi.js"
 import * as Unavailable from "../Unavailable.js"
 import * as Quote from "./Quote.js"
-
-type Failure = ApiError.InvalidRequestError | ApiError.ServiceUnavailableError
-
-/** The estimate for a decoded payload, for the request's key. */
-export class EstimateHandler extends Context.Tag("@levy/server/EstimateHandler")<
-  EstimateHandler,
-  (
-    key: CurrentKey.Key,
-    payload: EstimateRequest.EstimateRequest
-  ) => Effect.Effect<EstimateWire.Estimate, Failure>
->() {}
 
 /** A stored configuration with the engine's schedule for it (or the engine's refusal). */
 interface Prepared {
@@ -42,52 +29,50 @@ interface Prepared {
   readonly schedule: Either.Either<FeeSchedule.FeeSchedule, ApiError.InvalidRequestError>
 }
 
-export const EstimateHandlerLive = Layer.effect(
-  EstimateHandler,
-  Effect.gen(function* () {
-    const rules = yield* ComplianceRules
-    const repo = yield* FeeConfigRepository
-    const prepared = new WeakMap<JsonObject, Prepared>()
+/** The estimate for a decoded payload, for the request's key. */
+const makeEstimate = Effect.gen(function* () {
+  const rules = yield* ComplianceRules
+  const repo = yield* FeeConfigRepository
+  const prepared = new WeakMap<JsonObject, Prepared>()
 
-    const prepare = (json: JsonObject): Prepared => {
-      const cached = prepared.get(json)
-      if (cached !== undefined) return cached
-      const config = Config.fromJson(json)
-      const fresh = { config, schedule: Config.schedule(config) }
-      prepared.set(json, fresh)
-      return fresh
-    }
+  const prepare = (json: JsonObject): Prepared => {
+    const cached = prepared.get(json)
+    if (cached !== undefined) return cached
+    const config = Config.fromJson(json)
+    const fresh = { config, schedule: Config.schedule(config) }
+    prepared.set(json, fresh)
+    return fresh
+  }
 
-    const defaults = Config.toJson(Config.DEFAULT)
-    /** The tenant's stored configuration, else the defaults (an estimate writes nothing). */
-    const configOf = (tenant: Tenant.Tenant) =>
-      repo.get(tenant).pipe(
-        Effect.catchTag("StorageError", Unavailable.unavailable),
-        Effect.map((found) => prepare(Option.isSome(found) ? found.value.config : defaults))
-      )
+  const defaults = Config.toJson(Config.DEFAULT)
+  /** The tenant's stored configuration, else the defaults (an estimate writes nothing). */
+  const configOf = (tenant: Tenant.Tenant) =>
+    repo.get(tenant).pipe(
+      Effect.catchTag("StorageError", Unavailable.unavailable),
+      Effect.map((found) => prepare(Option.isSome(found) ? found.value.config : defaults))
+    )
 
-    /** The quote, synchronously: everything after the configuration is pure. */
-    const quote = (
-      { config, schedule: scheduled }: Prepared,
-      payload: EstimateRequest.EstimateRequest
-    ): Effect.Effect<EstimateWire.Estimate, ApiError.InvalidRequestError> => {
-      // A stored configuration the engine refuses is our fault, not the caller's.
-      if (Either.isLeft(scheduled)) return Effect.die(Config.refused(scheduled.left))
-      const ruleset = Config.rulesetOf(rules, config)
-      if (ruleset === undefined) return Effect.die(Config.unknownPin(config))
-      const quoted = Quote.quote(config, scheduled.right, ruleset, payload)
-      return Either.isLeft(quoted)
-        ? Effect.fail(ApiError.fromFeeError(quoted.left))
-        : Effect.succeed(quoted.right)
-    }
+  /** The quote, synchronously: everything after the configuration is pure. */
+  const quote = (
+    { config, schedule: scheduled }: Prepared,
+    payload: EstimateRequest.EstimateRequest
+  ): Effect.Effect<EstimateWire.Estimate, ApiError.InvalidRequestError> => {
+    // A stored configuration the engine refuses is our fault, not the caller's.
+    if (Either.isLeft(scheduled)) return Effect.die(Config.refused(scheduled.left))
+    const ruleset = Config.rulesetOf(rules, config)
+    if (ruleset === undefined) return Effect.die(Config.unknownPin(config))
+    const quoted = Quote.quote(config, scheduled.right, ruleset, payload)
+    return Either.isLeft(quoted)
+      ? Effect.fail(ApiError.fromFeeError(quoted.left))
+      : Effect.succeed(quoted.right)
+  }
 
-    return (key, payload) =>
-      Effect.flatMap(configOf(Config.tenantOf(key)), (config) => quote(config, payload))
-  })
-)
+  return (key: CurrentKey.Key, payload: EstimateRequest.EstimateRequest) =>
+    Effect.flatMap(configOf(Config.tenantOf(key)), (config) => quote(config, payload))
+})
 
-export const EstimatesLive = HttpApiBuilder.group(ServerApi, "estimates", (handlers) =>
-  Effect.map(EstimateHandler, (create) =>
+export const EstimatesLive = ApiHandlers.group("estimates", (handlers) =>
+  Effect.map(makeEstimate, (create) =>
     handlers.handle("create", ({ payload }) =>
       Effect.flatMap(CurrentKey.CurrentKey, (key) => create(key, payload))
     )

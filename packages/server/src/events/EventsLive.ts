@@ -3,7 +3,6 @@
  * and creation time), one event, and resending one — a delivery to every enabled endpoint
  * subscribed to its type, queued in one transaction with the stored idempotent response.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, CurrentKey, Event } from "@levy/api"
 import {
   EventRepository,
@@ -13,17 +12,17 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import { tenantOf } from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
 import * as Idempotency from "../idempotency/HandlerIdempotency.js"
-import { ServerApi } from "../ServerApi.js"
 import { unavailable } from "../Unavailable.js"
 import { toWire } from "./EventWire.js"
 
 const URL_PATH = "/v1/events"
 
-export const EventsLive = HttpApiBuilder.group(ServerApi, "events", (handlers) =>
+export const EventsLive = ApiHandlers.group("events", (handlers) =>
   Effect.gen(function* () {
     const events = yield* EventRepository
     const endpoints = yield* WebhookEndpointRepository

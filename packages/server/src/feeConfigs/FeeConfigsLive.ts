@@ -2,11 +2,10 @@
  * The fee configuration over HTTP (docs/design.md §6): read, update, and approve or cancel a
  * held change; each the workflow of its own file, the request's key naming who acts.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentKey } from "@levy/api"
 import { Effect } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import * as Handle from "../Handle.js"
-import { ServerApi } from "../ServerApi.js"
 import { approveFeeChange } from "./approveFeeChange.js"
 import { cancelFeeChange } from "./cancelFeeChange.js"
 import { retrieveFeeConfig } from "./retrieveFeeConfig.js"
@@ -15,7 +14,7 @@ import { updateFeeConfig } from "./updateFeeConfig.js"
 /** The id of the request's key: who requests, approves or cancels a change. */
 const keyId = Effect.map(CurrentKey.CurrentKey, (key) => key.keyId)
 
-export const FeeConfigsLive = HttpApiBuilder.group(ServerApi, "feeConfigs", (handlers) =>
+export const FeeConfigsLive = ApiHandlers.group("feeConfigs", (handlers) =>
   handlers
     .handle("retrieve", () => Handle.read(retrieveFeeConfig))
     .handle("update", ({ payload }) =>

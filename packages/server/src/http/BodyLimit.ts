@@ -1,25 +1,11 @@
 /**
- * A streamed body (no Content-Length) is only found too large while it is read. The platform
- * then destroys the request stream, which resets the connection before the 413 is written;
- * instead the rest of the body is discarded as it arrives (never buffered) and the
- * connection is closed once the 413 has gone out.
+ * A 413 closes the connection: the client may still be sending the body, which the edge
+ * drains without keeping (EdgeRequest.ts), and nothing after it on that connection can be
+ * told apart from the rest of the body.
  */
-import type { IncomingMessage } from "node:http"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 
-/** Makes an oversized streamed body end in a 413 instead of a reset connection. */
-export const discardOverflow = (request: HttpServerRequest.HttpServerRequest): void => {
-  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  incoming.destroy = function (this: IncomingMessage) {
-    this.removeAllListeners("data")
-    this.resume()
-    return this
-  }
-}
-
-/** A 413 also closes the connection: the client may still be sending the body. */
+/** `response`, closing the connection when it is a 413. */
 export const closeAfter413 = (
   response: HttpServerResponse.HttpServerResponse
 ): HttpServerResponse.HttpServerResponse =>

@@ -5,7 +5,6 @@
  * counted against the caller's address like any keyless request.
  */
 
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 
 /** Headers of every response to a cross-origin caller. */
@@ -19,7 +18,10 @@ const ALLOWED_HEADERS = "authorization, content-type, idempotency-key, levy-vers
 const MAX_AGE_S = "600"
 
 /** Whether the request is a CORS preflight. */
-export const isPreflight = (request: HttpServerRequest.HttpServerRequest): boolean =>
+export const isPreflight = (request: {
+  readonly method: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+}): boolean =>
   request.method === "OPTIONS" &&
   request.headers.origin !== undefined &&
   request.headers["access-control-request-method"] !== undefined

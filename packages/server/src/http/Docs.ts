@@ -8,11 +8,11 @@
 import { createHash } from "node:crypto"
 import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { LevyApi } from "@levy/api"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { Route } from "./Routes.js"
 
 export const OPENAPI_PATH = "/v1/openapi.json"
@@ -34,33 +34,43 @@ const body = JSON.stringify(document)
 const etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`
 
 /** `GET /v1/openapi.json`: the document, with a strong ETag (304 on `If-None-Match`). */
-const openApiResponse = (request: HttpServerRequest.HttpServerRequest) => {
-  const headers = { etag, "cache-control": CACHE_CONTROL }
-  const match = request.headers["if-none-match"]
-  return Effect.succeed(
-    match?.split(",").some((t) => t.trim() === etag || t.trim() === "*")
-      ? HttpServerResponse.empty({ status: 304, headers })
-      : HttpServerResponse.text(body, { contentType: "application/json", headers })
-  )
+const openApiResponse = (headers: Readonly<Record<string, string | undefined>>) => {
+  const cached = { etag, "cache-control": CACHE_CONTROL }
+  const match = headers["if-none-match"]
+  return match?.split(",").some((t) => t.trim() === etag || t.trim() === "*")
+    ? HttpServerResponse.empty({ status: 304, headers: cached })
+    : HttpServerResponse.text(body, { contentType: "application/json", headers: cached })
 }
 
 /**
- * Both routes as their own small router (HttpLayerRouter), outside the HttpApi: the API's
- * `Authorization` middleware applies to every route of the HttpApi router, so the edge
- * answers these paths with this app instead of passing them on.
+ * The reference page, made once: Scalar's page for `LevyApi` as @effect/platform renders it
+ * (its router answering one request for `/docs`).
  */
-const DocsRoutes = Layer.mergeAll(
-  HttpLayerRouter.add("GET", OPENAPI_PATH, openApiResponse),
-  HttpApiScalar.layerHttpLayerRouter({
-    api: LevyApi.LevyApi,
-    path: DOCS_PATH,
-    // No font download from Scalar's servers: the page is self-contained.
-    scalar: { withDefaultFonts: false }
-  })
+const page = Effect.scoped(
+  Effect.flatMap(
+    HttpLayerRouter.toHttpEffect(
+      HttpApiScalar.layerHttpLayerRouter({
+        api: LevyApi.LevyApi,
+        path: DOCS_PATH,
+        // No font download from Scalar's servers: the page is self-contained.
+        scalar: { withDefaultFonts: false }
+      })
+    ),
+    (app) =>
+      Effect.provideService(
+        app,
+        HttpServerRequest.HttpServerRequest,
+        HttpServerRequest.fromWeb(new Request(`http://levy.invalid${DOCS_PATH}`))
+      )
+  )
 )
 
-/** The docs app (built once, in the caller's scope): GET /v1/openapi.json, GET /docs. */
-export const app = HttpLayerRouter.toHttpEffect(DocsRoutes)
+/** The docs' answer to a GET of `pathname` (one of `routes`), with the request's `headers`. */
+export const make = Effect.map(
+  page,
+  (docsPage) => (pathname: string, headers: Readonly<Record<string, string | undefined>>) =>
+    pathname === OPENAPI_PATH ? openApiResponse(headers) : docsPage
+)
 
 /** The SHA-256 CSP source of each inline `<script>` of `html` (Scalar's own and its config). */
 const scriptHashes = (html: string): ReadonlyArray<string> =>

@@ -1,6 +1,10 @@
 /**
- * The global edge of the HTTP API (docs/design.md §9, §10), one `HttpApiBuilder.middleware`
- * around the router, so it sees every request, matched or not:
+ * The edge: every request to the server, whatever its transport (NodeListener.ts for node:http,
+ * WebHandler.ts for `fetch`), answered by one function of the request (docs/design.md §9,
+ * §10). It serves the HttpApi contract itself (Contract.ts: routes, decoders and encoders
+ * from the definition) and calls the groups' handlers (ApiHandlers.ts), with no router or
+ * HttpApp between: a profile put most of a request's CPU in the platform's per-request
+ * machinery, not in Levy's work (docs/performance.md).
  *
  * - a `request-id` header on every response, and the rate-limit headers;
  * - the rate limit per API key (per client address without a valid key): 429 + Retry-After;
@@ -9,34 +13,34 @@
  *   the version check, and is marked cacheable; so does the dashboard (`GET /dashboard…`), with
  *   its Content-Security-Policy, and `GET /favicon.ico` (an empty 204);
  * - bodies: over the limit → 413 (by Content-Length, or while reading), not JSON → 400;
- * - every failure as `{error: {type, code, message, param?}}`: the API's own errors,
- *   `HttpApiDecodeError` (→ 400 naming the first field), malformed JSON (a `RequestError`),
- *   unknown routes (404) and wrong methods (405, with `Allow`), anything else 500 without
- *   detail (the cause is logged);
+ * - the `Authorization` middleware of the contract, then the endpoint's path, payload, headers
+ *   and query decoded by its schemas (→ 400 naming the first field), its handler, its success
+ *   encoded;
+ * - every failure as `{error: {type, code, message, param?}}`: the API's own errors, malformed
+ *   JSON, unknown routes (404) and wrong methods (405, with `Allow`), anything else 500
+ *   without detail (the cause is logged);
  * - the keyless routes (KeylessRoute.ts: the processors' webhooks, which the processor's
  *   signature authenticates) skip the key and the version check; the server's composition
  *   provides them, so the edge names no resource.
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import type * as HttpServerError from "@effect/platform/HttpServerError"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { ApiError, Headers } from "@levy/api"
+import { ApiError, CurrentKey, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
-import { Cause, Effect, Option } from "effect"
-import { authorize, type Target } from "../access/AuthorizationLive.js"
-import { KeyResolver } from "../access/KeyResolver.js"
+import { Cause, Effect, Either, Option } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
+import { authorizeHeader, type Target } from "../access/AuthorizationLive.js"
+import { KeyResolver, type ResolvedKey } from "../access/KeyResolver.js"
 import { RequestKey } from "../access/RequestKey.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
 import * as ClientAddress from "./ClientAddress.js"
+import * as Contract from "./Contract.js"
 import * as Cors from "./Cors.js"
 import * as Dashboard from "./Dashboard.js"
 import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
+import type { EdgeRequest } from "./EdgeRequest.js"
 import * as Favicon from "./Favicon.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import * as JsonDepth from "./JsonDepth.js"
@@ -44,17 +48,17 @@ import * as KeylessRoute from "./KeylessRoute.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
-import { allowedMethods, isOffPath, pathnameOf, type Route, routesOf } from "./Routes.js"
+import { allowedMethods, isOffPath, pathnameOf, type Route } from "./Routes.js"
 
 const ESTIMATES_PATH = "/v1/estimates"
 
-/** A fresh request id: `req_` + 24 hex digits. */
-export const newRequestId = (): string => RequestId.next()
+type Response = HttpServerResponse.HttpServerResponse
 
-const tagOf = (u: unknown): string | undefined =>
-  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
-    ? u._tag
-    : undefined
+/** The edge: the answer to any request, every failure in the error shape. */
+export interface Edge {
+  /** Fails only when interrupted (the client went away). */
+  readonly answer: (request: EdgeRequest) => Effect.Effect<Response>
+}
 
 const tooLarge = (max: number) =>
   new ApiError.PayloadTooLargeError({
@@ -73,70 +77,37 @@ export const unreadableBody = (cause: unknown, maxBodyBytes: number): ApiError.L
   })
 }
 
-/** Any failure or defect as one of the API's errors (+ an Allow header for a 405). */
-export const toLevyError = (
-  error: unknown,
-  request: Target,
-  routes: ReadonlyArray<Route>,
-  options: EdgeOptions
-): { readonly error: ApiError.LevyError; readonly allow?: string } => {
-  if (ApiError.isLevyError(error)) return { error }
+const tagOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
+    ? u._tag
+    : undefined
+
+/** Any failure or defect as one of the API's errors. */
+export const toLevyError = (error: unknown): ApiError.LevyError => {
+  if (ApiError.isLevyError(error)) return error
   switch (tagOf(error)) {
-    case "HttpApiDecodeError":
-      return {
-        error: ApiError.fromIssues((error as { issues: ReadonlyArray<ApiError.Issue> }).issues)
-      }
-    case "RouteNotFound": {
-      const pathname = pathnameOf(request)
-      const allowed = allowedMethods(routes, pathname)
-      return allowed.length === 0
-        ? {
-            error: new ApiError.NotFoundError({
-              code: "route_not_found",
-              message: `Unrecognized request URL (${request.method}: ${pathname}).`
-            })
-          }
-        : {
-            error: new ApiError.MethodNotAllowedError({
-              message: `${pathname} does not accept ${request.method}; allowed: ${allowed.join(", ")}.`
-            }),
-            allow: allowed.join(", ")
-          }
-    }
-    case "RequestError":
-      return { error: unreadableBody((error as { cause?: unknown }).cause, options.maxBodyBytes) }
     // A database failure that reached the edge unmapped (logged as unexpected, to be mapped
     // where it arose) is still what it is: the service is unavailable, not broken, and the
     // client may retry. A 500 would tell it the opposite.
     case "SqlError":
     case "StorageError":
-      return {
-        error: new ApiError.ServiceUnavailableError({
-          message:
-            "The service is temporarily unavailable; retry later with the same Idempotency-Key."
-        })
-      }
+      return new ApiError.ServiceUnavailableError({
+        message:
+          "The service is temporarily unavailable; retry later with the same Idempotency-Key."
+      })
     default:
-      return {
-        error: new ApiError.ApiError({ message: "An internal error occurred; please retry." })
-      }
+      return new ApiError.ApiError({ message: "An internal error occurred; please retry." })
   }
 }
 
 /**
- * The answer to a failed request: its status and body, the Allow header of a 405, and whether
- * the failure was unexpected (a 5xx that is not one of the API's errors: its cause is logged).
+ * The answer to a failed request: its status and body, and whether the failure was
+ * unexpected (a 5xx that is not one of the API's errors: its cause is logged).
  */
-export const failureOf = (
-  cause: Cause.Cause<unknown>,
-  request: Target,
-  routes: ReadonlyArray<Route>,
-  options: EdgeOptions
-) => {
+export const failureOf = (cause: Cause.Cause<unknown>) => {
   const squashed = Cause.squash(cause)
-  const { error, allow } = toLevyError(squashed, request, routes, options)
-  const { status, body } = ApiError.toResponse(error)
-  return { status, body, allow, unexpected: !ApiError.isLevyError(squashed) && status >= 500 }
+  const { status, body } = ApiError.toResponse(toLevyError(squashed))
+  return { status, body, unexpected: !ApiError.isLevyError(squashed) && status >= 500 }
 }
 
 /** The secret of an `Authorization: Bearer <secret>` header. */
@@ -152,182 +123,295 @@ const isJson = (contentType: string | undefined): boolean => {
   return media === "application/json" || (media?.endsWith("+json") ?? false)
 }
 
-/**
- * Every route the server answers past the keyless ones (which own their paths whole): the
- * API's, the documentation's, the dashboard's and the favicon's (for 404 against 405, and
- * CORS preflights).
- */
-export const servedRoutes: ReadonlyArray<Route> = [
-  ...routesOf(ServerApi),
-  ...Docs.routes,
-  ...Dashboard.routes,
-  ...Favicon.routes
-]
+/** The routes answered without a key (the docs, the dashboard, the favicon). */
+const PUBLIC_ROUTES: ReadonlyArray<Route> = [...Docs.routes, ...Dashboard.routes, ...Favicon.routes]
+
+/** The query of a URL as the platform's router gives it: a repeated name as an array. */
+const queryOf = (url: string): Record<string, string | Array<string>> => {
+  const params: Record<string, string | Array<string>> = {}
+  const start = url.indexOf("?")
+  if (start === -1) return params
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    const seen = params[name]
+    if (seen === undefined) params[name] = value
+    else if (Array.isArray(seen)) seen.push(value)
+    else params[name] = [seen, value]
+  }
+  return params
+}
+
+/** A decoded part of the request, or the 400 for it, or nothing when the endpoint has none. */
+const decodeWith = (
+  decode: Option.Option<Contract.Decode>,
+  input: () => unknown
+): Either.Either<unknown, ApiError.LevyError> =>
+  decode._tag === "None" ? Either.right(undefined) : decode.value(input())
+
+/** JSON text as the platform reads a body (`""` is `null`). */
+const parse = (text: string, maxBodyBytes: number): Either.Either<unknown, ApiError.LevyError> => {
+  try {
+    return Either.right(text === "" ? null : (JSON.parse(text) as unknown))
+  } catch (error) {
+    return Either.left(unreadableBody(error, maxBodyBytes))
+  }
+}
 
 /**
- * The edge as a global HttpApi middleware layer; needs a `KeyResolver`, a `RateLimiter` and
- * the `KeylessRoutes`.
+ * The edge over the server's context: needs a `KeyResolver`, a `RateLimiter`, the
+ * `EdgeConfig`, the `KeylessRoutes`, every group's handlers (ApiHandlers.ts) and the
+ * idempotency store.
  */
-export const EdgeLive = HttpApiBuilder.middleware(
-  Effect.gen(function* () {
-    const resolver = yield* KeyResolver
-    const limiter = yield* RateLimiter.RateLimiter
-    const routes = servedRoutes
-    const options = yield* EdgeConfig
-    const docs = yield* Docs.app
-    const dashboard = Dashboard.make(options.dashboardDir)
-    const idempotent = yield* IdempotencyEdge.make()
-    const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
-    const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
-    const keyless = yield* KeylessRoute.KeylessRoutes
+export const make = Effect.gen(function* () {
+  const resolver = yield* KeyResolver
+  const limiter = yield* RateLimiter.RateLimiter
+  const options = yield* EdgeConfig
+  const docs = yield* Docs.make
+  const dashboard = Dashboard.make(options.dashboardDir)
+  const idempotent = yield* IdempotencyEdge.make()
+  const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
+  const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
+  const keyless = yield* KeylessRoute.KeylessRoutes
+  const handlers = yield* ApiHandlers.all
+  const endpoints = Contract.endpointsOf(ServerApi)
+  const table = Contract.router(endpoints)
+  const handlerOf = new Map<Contract.Endpoint, ApiHandlers.Handler>()
+  for (const endpoint of endpoints) {
+    const handler = handlers.get(`${endpoint.group}.${endpoint.name}`)
+    if (handler === undefined) {
+      return yield* Effect.dieMessage(`no handler for ${endpoint.group}.${endpoint.name}`)
+    }
+    handlerOf.set(endpoint, handler)
+  }
+  const max = options.maxBodyBytes
 
-    return (app) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        // Set on whatever this returns (below): every response passes there.
-        const requestId = newRequestId()
-        const headers: Record<string, string> = {
-          "request-id": requestId,
-          ...(request.headers.origin === undefined ? {} : Cors.RESPONSE_HEADERS)
-        }
+  /** The methods `pathname` accepts, every route counted (for 405 and preflights). */
+  const methodsAt = (pathname: string): ReadonlyArray<string> => {
+    const api = table.methods(pathname)
+    const open = allowedMethods(PUBLIC_ROUTES, pathname)
+    return open.length === 0 ? api : [...new Set([...api, ...open])]
+  }
 
-        /** The request's outcome as a response: every failure in the error shape. */
-        const respond = <R>(
-          effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>
-        ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
-          effect.pipe(
-            Effect.catchAllCause((cause): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-              if (Cause.isInterruptedOnly(cause))
-                return Effect.failCause(cause as Cause.Cause<never>)
-              const { status, body, allow, unexpected } = failureOf(cause, request, routes, options)
-              const logged = unexpected ? Effect.logError("request failed", cause) : Effect.void
-              const response = BodyLimit.closeAfter413(
-                HttpServerResponse.unsafeJson(body, { status })
-              )
-              return logged.pipe(
-                Effect.as(
-                  allow === undefined
-                    ? response
-                    : HttpServerResponse.setHeader(response, "allow", allow)
-                )
-              )
-            })
-          )
-
-        const handled = Effect.gen(function* () {
-          if (isOffPath(request.url)) {
-            return yield* new ApiError.NotFoundError({
-              code: "route_not_found",
-              message: `Unrecognized request URL (${request.method}: ${request.url.slice(0, 200)}); paths start with a single '/', e.g. /v1/charges.`
-            })
-          }
-          const pathname = pathnameOf(request)
-          // The documentation is public and static: no key, no rate limit, no version check.
-          if (allowedMethods(Docs.routes, pathname).includes(request.method)) {
-            headers["cache-control"] = Docs.CACHE_CONTROL
-            const page = yield* docs
-            if (page.body._tag === "Uint8Array" && pathname === Docs.DOCS_PATH) {
-              Object.assign(headers, Docs.securityHeaders(page.body.body))
-            }
-            return page
-          }
-          // So is the dashboard's page: it calls /v1 with the key the user signs in with.
-          if (allowedMethods(Favicon.routes, pathname).includes(request.method)) {
-            headers["cache-control"] = Favicon.CACHE_CONTROL
-            return Favicon.response
-          }
-          if (allowedMethods(Dashboard.routes, pathname).includes(request.method)) {
-            Object.assign(headers, Dashboard.SECURITY_HEADERS)
-            return yield* dashboard(pathname, request.headers["accept-encoding"])
-          }
-          const address = ClientAddress.of(
-            Option.getOrUndefined(request.remoteAddress),
-            request.headers["x-forwarded-for"],
-            trusted
-          )
-          // E.g. a processor's notification: signed by the processor, not by an API key.
-          const owner = KeylessRoute.ownerOf(keyless, pathname)
-          if (owner !== undefined) return yield* owner.handle(request, pathname, address, headers)
-          const secret = bearerOf(request.headers.authorization)
-          const failOpen =
-            options.rateLimits.failOpenEstimates === true &&
-            request.method === "POST" &&
-            pathname === ESTIMATES_PATH
-          const key = yield* gate(secret, address, failOpen, headers)
-          const allowed = allowedMethods(routes, pathname)
-          if (Cors.isPreflight(request) && allowed.length > 0) return Cors.preflight(allowed)
-
-          const version = request.headers["levy-version"]
-          if (version !== undefined && version !== Headers.API_VERSION) {
-            return yield* new ApiError.InvalidRequestError({
-              param: "Levy-Version",
-              message: `Unknown Levy-Version '${version}'; supported: ${Headers.API_VERSION}.`
-            })
-          }
-          headers["levy-version"] = Headers.API_VERSION
-
-          const known = allowed.includes(request.method)
-          const length = request.headers["content-length"]
-          const hasBody =
-            (length !== undefined && length !== "0") ||
-            request.headers["transfer-encoding"] !== undefined
-          if (known && hasBody) {
-            if (length !== undefined && Number(length) > options.maxBodyBytes) {
-              return yield* tooLarge(options.maxBodyBytes)
-            }
-            if (length === undefined) BodyLimit.discardOverflow(request)
-            if (!isJson(request.headers["content-type"])) {
-              return yield* new ApiError.InvalidRequestError({
-                code: "content_type_invalid",
-                param: "Content-Type",
-                message: "Request bodies must be JSON: send Content-Type: application/json."
-              })
-            }
-          }
-
-          const nulInUrl = NulText.checkUrl(request.url)
-          if (known && nulInUrl !== undefined) return yield* nulInUrl
-          const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
-          const maxBodySize = Option.some(FileSystem.Size(options.maxBodyBytes))
-          // One read of the (cached) text for both scans.
-          const bodyChecks = Effect.flatMap(
-            request.text,
-            (
-              text
-            ): Effect.Effect<void, ApiError.InvalidRequestError | HttpServerError.RequestError> => {
-              if (JsonDepth.exceeds(text)) return Effect.fail(JsonDepth.tooDeep(request))
-              const nul = NulText.checkBody(text)
-              return nul === undefined ? Effect.void : Effect.fail(nul)
-            }
-          )
-          const dispatched = (known && hasBody ? bodyChecks : Effect.void).pipe(
-            Effect.zipRight(app),
-            Effect.provideService(RequestKey, withKey),
-            Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
-          )
-          const idempotencyKey = yield* IdempotencyEdge.keyOf(request)
-          if (!known || Option.isNone(key) || Option.isNone(idempotencyKey))
-            return yield* dispatched
-          // Authorized before the claim: a key refused this request never reaches the responses
-          // stored for it. A publishable key reaches only endpoints that write nothing, so its
-          // requests are neither recorded nor replayed (docs/design.md §7): a public key can
-          // neither read a secret key's stored responses nor take keys from its space.
-          const current = yield* authorize(resolver, secret ?? "", withKey, request)
-          if (current.kind === "publishable") return yield* dispatched
-          // The claim reads the body first (the handler then gets the cached text), within the limit.
-          return yield* idempotent(
-            Tenant.make(key.value.accountId, key.value.mode === "live"),
-            idempotencyKey.value,
-            request,
-            respond(dispatched)
-          ).pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize))
-        })
-
-        // Every log line of the request names it, as the response header does.
-        yield* RequestId.annotateLogs(requestId)
-        return yield* respond(handled).pipe(
-          Effect.map((response) => HttpServerResponse.setHeaders(response, headers))
-        )
+  const notRouted = (request: Target, pathname: string, headers: Record<string, string>) => {
+    const allowed = methodsAt(pathname)
+    if (allowed.length === 0) {
+      return new ApiError.NotFoundError({
+        code: "route_not_found",
+        message: `Unrecognized request URL (${request.method}: ${pathname}).`
       })
+    }
+    headers.allow = allowed.join(", ")
+    return new ApiError.MethodNotAllowedError({
+      message: `${pathname} does not accept ${request.method}; allowed: ${allowed.join(", ")}.`
+    })
+  }
+
+  /** The endpoint's answer: the contract's middleware, decoding, the handler, the encoding. */
+  const serve = (
+    request: EdgeRequest,
+    match: Contract.Match,
+    withKey: Option.Option<{ readonly secret: string; readonly key: Option.Option<ResolvedKey> }>
+  ): Effect.Effect<Response, unknown> => {
+    const { endpoint, params } = match
+    const handler = handlerOf.get(endpoint) as ApiHandlers.Handler
+    return Effect.flatMap(
+      authorizeHeader(resolver, request.headers.authorization, withKey, request),
+      (key) => {
+        const decoded = Either.all({
+          path: decodeWith(endpoint.decodePath, () => params),
+          payload:
+            endpoint.decodePayload._tag === "None"
+              ? Either.right(undefined)
+              : Either.flatMap(
+                  parse(request.body._tag === "Text" ? request.body.text : "", max),
+                  endpoint.decodePayload.value
+                ),
+          headers: decodeWith(endpoint.decodeHeaders, () => request.headers),
+          urlParams: decodeWith(endpoint.decodeUrlParams, () => queryOf(request.url))
+        })
+        if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+        return handler.run(decoded.right).pipe(
+          Effect.provideService(CurrentKey.CurrentKey, key),
+          Effect.provideService(RequestKey, withKey),
+          Effect.flatMap((value) => endpoint.encodeSuccess(value)),
+          Effect.map((body) =>
+            HttpServerResponse.text(JSON.stringify(body), {
+              status: endpoint.status,
+              contentType: endpoint.contentType
+            })
+          )
+        )
+      }
+    )
+  }
+
+  /** The body checks of a request to a known route that carries a body. */
+  const bodyProblem = (request: EdgeRequest): ApiError.LevyError | undefined => {
+    const body = request.body
+    if (body._tag === "TooLarge") return tooLarge(max)
+    if (body._tag === "Unreadable") return unreadableBody(undefined, max)
+    if (JsonDepth.exceeds(body.text)) return unreadableBody(new Error(JsonDepth.TOO_DEEP), max)
+    return NulText.checkBody(body.text)
+  }
+
+  /** A request past its rate limit, to an API route (or none). */
+  const api = (
+    request: EdgeRequest,
+    pathname: string,
+    secret: string | undefined,
+    key: Option.Option<ResolvedKey>,
+    headers: Record<string, string>
+  ): Effect.Effect<Response, unknown> => {
+    const allowed = methodsAt(pathname)
+    if (Cors.isPreflight(request) && allowed.length > 0) {
+      return Effect.succeed(Cors.preflight(allowed))
+    }
+    const version = request.headers["levy-version"]
+    if (version !== undefined && version !== Headers.API_VERSION) {
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          param: "Levy-Version",
+          message: `Unknown Levy-Version '${version}'; supported: ${Headers.API_VERSION}.`
+        })
+      )
+    }
+    headers["levy-version"] = Headers.API_VERSION
+
+    const known =
+      allowed.includes(request.method) || (request.method === "HEAD" && allowed.includes("GET"))
+    const length = request.headers["content-length"]
+    const hasBody =
+      (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
+    if (known && hasBody) {
+      if (length !== undefined && Number(length) > max) return Effect.fail(tooLarge(max))
+      if (!isJson(request.headers["content-type"])) {
+        return Effect.fail(
+          new ApiError.InvalidRequestError({
+            code: "content_type_invalid",
+            param: "Content-Type",
+            message: "Request bodies must be JSON: send Content-Type: application/json."
+          })
+        )
+      }
+    }
+    const nulInUrl = known ? NulText.checkUrl(request.url) : undefined
+    if (nulInUrl !== undefined) return Effect.fail(nulInUrl)
+
+    const withKey = Option.fromNullable(secret === undefined ? undefined : { secret, key })
+    const dispatched = Effect.suspend((): Effect.Effect<Response, unknown> => {
+      const problem = known && hasBody ? bodyProblem(request) : undefined
+      if (problem !== undefined) return Effect.fail(problem)
+      const match = table.find(request.method, pathname)
+      return match === undefined
+        ? Effect.fail(notRouted(request, pathname, headers))
+        : serve(request, match, withKey)
+    })
+    return Effect.flatMap(IdempotencyEdge.keyOf(request), (idempotencyKey) => {
+      if (!known || Option.isNone(key) || Option.isNone(idempotencyKey)) return dispatched
+      // Authorized before the claim: a key refused this request never reaches the responses
+      // stored for it. A publishable key reaches only endpoints that write nothing, so its
+      // requests are neither recorded nor replayed (docs/design.md §7): a public key can
+      // neither read a secret key's stored responses nor take keys from its space.
+      return Effect.flatMap(
+        authorizeHeader(resolver, request.headers.authorization, withKey, request),
+        (current) =>
+          current.kind === "publishable"
+            ? dispatched
+            : idempotent(
+                Tenant.make(key.value.accountId, key.value.mode === "live"),
+                idempotencyKey.value,
+                {
+                  method: request.method,
+                  url: request.url,
+                  text: request.body._tag === "Text" ? request.body.text : ""
+                },
+                answered(dispatched)
+              )
+      )
+    })
+  }
+
+  /** The route for a request: the public pages, the keyless routes, else the API. */
+  const route = (
+    request: EdgeRequest,
+    headers: Record<string, string>
+  ): Effect.Effect<Response, unknown> => {
+    if (isOffPath(request.url)) {
+      return Effect.fail(
+        new ApiError.NotFoundError({
+          code: "route_not_found",
+          message: `Unrecognized request URL (${request.method}: ${request.url.slice(0, 200)}); paths start with a single '/', e.g. /v1/charges.`
+        })
+      )
+    }
+    const pathname = pathnameOf(request)
+    if (request.method === "GET") {
+      // The documentation is public and static: no key, no rate limit, no version check.
+      if (allowedMethods(Docs.routes, pathname).length > 0) {
+        headers["cache-control"] = Docs.CACHE_CONTROL
+        const page = docs(pathname, request.headers)
+        if (page.body._tag === "Uint8Array" && pathname === Docs.DOCS_PATH) {
+          Object.assign(headers, Docs.securityHeaders(page.body.body))
+        }
+        return Effect.succeed(page)
+      }
+      if (allowedMethods(Favicon.routes, pathname).length > 0) {
+        headers["cache-control"] = Favicon.CACHE_CONTROL
+        return Effect.succeed(Favicon.response)
+      }
+      // So is the dashboard's page: it calls /v1 with the key the user signs in with.
+      if (allowedMethods(Dashboard.routes, pathname).length > 0) {
+        Object.assign(headers, Dashboard.SECURITY_HEADERS)
+        return dashboard(pathname, request.headers["accept-encoding"])
+      }
+    }
+    const address = ClientAddress.of(
+      request.remoteAddress,
+      request.headers["x-forwarded-for"],
+      trusted
+    )
+    // E.g. a processor's notification: signed by the processor, not by an API key.
+    const owner = KeylessRoute.ownerOf(keyless, pathname)
+    if (owner !== undefined) return owner.handle(request, pathname, address, headers)
+    const secret = bearerOf(request.headers.authorization)
+    const failOpen =
+      options.rateLimits.failOpenEstimates === true &&
+      request.method === "POST" &&
+      pathname === ESTIMATES_PATH
+    return Effect.flatMap(gate(secret, address, failOpen, headers), (key) =>
+      api(request, pathname, secret, key, headers)
+    )
+  }
+
+  return {
+    answer: (request) => {
+      // Set on whatever this returns (below): every response passes there.
+      const requestId = RequestId.next()
+      const headers: Record<string, string> =
+        request.headers.origin === undefined
+          ? { "request-id": requestId }
+          : { "request-id": requestId, ...Cors.RESPONSE_HEADERS }
+      // Every log line of the request names it, as the response header does.
+      return Effect.zipRight(
+        RequestId.annotateLogs(requestId),
+        Effect.map(answered(route(request, headers)), (response) =>
+          HttpServerResponse.setHeaders(response, headers)
+        )
+      )
+    }
+  } satisfies Edge
+})
+
+/** A request's outcome as a response: every failure in the error shape (interruption kept). */
+const answered = <R>(
+  effect: Effect.Effect<Response, unknown, R>
+): Effect.Effect<Response, never, R> =>
+  Effect.catchAllCause(effect, (cause): Effect.Effect<Response> => {
+    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+    const { status, body, unexpected } = failureOf(cause)
+    const response = BodyLimit.closeAfter413(HttpServerResponse.unsafeJson(body, { status }))
+    return unexpected
+      ? Effect.as(Effect.logError("request failed", cause), response)
+      : Effect.succeed(response)
   })
-)
+
+export type { EdgeOptions }

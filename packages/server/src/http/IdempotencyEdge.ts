@@ -8,7 +8,6 @@
  * failure forgets the claim, so a retry runs again (nothing was written for it).
  */
 import { createHash } from "node:crypto"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
 import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
@@ -40,8 +39,18 @@ const unavailable = (error: StorageError) =>
     )
   )
 
+/** What of a request the claim is taken over: method, target and the exact body text. */
+export interface Claimed {
+  readonly method: string
+  readonly url: string
+  readonly text: string
+}
+
 /** The key of a POST, validated; none for other methods or when absent. */
-export const keyOf = (request: HttpServerRequest.HttpServerRequest) => {
+export const keyOf = (request: {
+  readonly method: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+}) => {
   const key = request.headers[HEADER]
   if (request.method !== "POST" || key === undefined) return Effect.succeed(Option.none<string>())
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
@@ -56,8 +65,8 @@ export const keyOf = (request: HttpServerRequest.HttpServerRequest) => {
 }
 
 /** What makes two requests "the same": method, path and the exact body. */
-const fingerprintOf = (request: HttpServerRequest.HttpServerRequest, body: string) =>
-  createHash("sha256").update(`${request.method} ${request.url}\n${body}`).digest("hex")
+const fingerprintOf = (request: Claimed) =>
+  createHash("sha256").update(`${request.method} ${request.url}\n${request.text}`).digest("hex")
 
 const bodyOf = (response: HttpServerResponse.HttpServerResponse): Json | undefined => {
   if (response.body._tag !== "Uint8Array") return undefined
@@ -75,11 +84,11 @@ export const make = (deadline: Duration.DurationInput = DEADLINE) =>
     return <R>(
       tenant: Tenant.Tenant,
       key: string,
-      request: HttpServerRequest.HttpServerRequest,
+      request: Claimed,
       respond: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
     ) =>
       Effect.gen(function* () {
-        const fingerprint = fingerprintOf(request, yield* request.text)
+        const fingerprint = fingerprintOf(request)
         const begun = yield* repo.begin(tenant, key, fingerprint).pipe(
           Effect.catchTags({
             IdempotencyKeyInUse: () =>

@@ -3,9 +3,6 @@
  * levels, and a body nested thousands deep overflows the stack while its schema error is
  * formatted: it is refused (400) before any decoding, by one scan of the text.
  */
-import * as HttpServerError from "@effect/platform/HttpServerError"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import { Effect } from "effect"
 
 /** Deepest nesting of objects and arrays accepted. */
 export const MAX_DEPTH = 64
@@ -33,13 +30,3 @@ export const exceeds = (text: string, max: number = MAX_DEPTH): boolean => {
   }
   return false
 }
-
-/** The platform's read failure for a body that nests too deep. */
-export const tooDeep = (request: HttpServerRequest.HttpServerRequest) =>
-  new HttpServerError.RequestError({ request, reason: "Decode", cause: new Error(TOO_DEEP) })
-
-/** Fails when the request's body (read and cached by the platform) nests too deep. */
-export const check = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.flatMap(request.text, (text) =>
-    exceeds(text) ? Effect.fail(tooDeep(request)) : Effect.void
-  )

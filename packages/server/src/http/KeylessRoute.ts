@@ -4,17 +4,17 @@
  * webhooks, by the processor's signature over the raw body). The edge knows none of them by
  * name: the server's composition (Server.ts) provides them, so http/ imports no resource.
  */
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type { ApiError } from "@levy/api"
 import { Context, type Effect } from "effect"
+import type { EdgeRequest } from "./EdgeRequest.js"
 
 export interface KeylessRoute {
   /** The paths it owns whole: every request under this prefix is its to answer, 404 and 405 included. */
   readonly prefix: string
   /** The answer to a request for `pathname` from client `address`; fills response `headers`. */
   readonly handle: (
-    request: HttpServerRequest.HttpServerRequest,
+    request: EdgeRequest,
     pathname: string,
     address: string | undefined,
     headers: Record<string, string>

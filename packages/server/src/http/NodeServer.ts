@@ -1,18 +1,17 @@
 /**
- * Effect's HttpServer on a node:http server, as `NodeHttpServer.make` builds it (listen,
- * address, close on release) but with the fast lane (FastLane.ts) in front of the platform's
- * request handler. No WebSocket upgrades: the API has none.
+ * The node:http server the edge answers on: listening (on `listen`), closed on release, and
+ * its address given as Effect's `HttpServer` service, which callers read it from. The edge
+ * is the server's only request listener; the service's `serve` is not for use.
  */
 import type { Server } from "node:http"
 import type { ListenOptions } from "node:net"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerError from "@effect/platform/HttpServerError"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect } from "effect"
-import type { FastLane } from "./FastLane.js"
+import type { Listener } from "./NodeListener.js"
 
-/** Listens with `evaluate()`'s server; its requests go through `lane`, then to the app served. */
-export const make = (evaluate: () => Server, listen: ListenOptions, lane: FastLane) =>
+/** Listens with `evaluate()`'s server, every request to `listener`. */
+export const make = (evaluate: () => Server, listen: ListenOptions, listener: Listener) =>
   Effect.gen(function* () {
     const server = yield* Effect.acquireRelease(Effect.sync(evaluate), (server) =>
       Effect.async<void>((resume) => {
@@ -20,6 +19,7 @@ export const make = (evaluate: () => Server, listen: ListenOptions, lane: FastLa
         server.close((error) => resume(error === undefined ? Effect.void : Effect.die(error)))
       })
     )
+    server.on("request", listener)
     yield* Effect.async<void, HttpServerError.ServeError>((resume) => {
       const onError = (cause: Error) =>
         resume(Effect.fail(new HttpServerError.ServeError({ cause })))
@@ -39,14 +39,7 @@ export const make = (evaluate: () => Server, listen: ListenOptions, lane: FastLa
               hostname: address.address === "::" ? "0.0.0.0" : address.address,
               port: address.port
             },
-      serve: (app, middleware) =>
-        Effect.gen(function* () {
-          const handler = yield* middleware === undefined
-            ? NodeHttpServer.makeHandler(app)
-            : NodeHttpServer.makeHandler(app, middleware)
-          const listener = lane.before(handler)
-          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", listener)))
-          server.on("request", listener)
-        })
+      serve: () =>
+        Effect.dieMessage("Levy's edge answers this server's requests; it serves no other app.")
     })
   })

@@ -1,8 +1,8 @@
 /**
  * The rate limit of one request (docs/design.md §9): per secret key, per publishable key and
  * client address, or per client address without a valid key. Counts the request against its bucket and fills the `x-ratelimit-*` headers (and
- * `retry-after` when over the limit) into the response headers being built. The edge and the
- * fast lane (FastLane.ts) both count through here, so both answer alike.
+ * `retry-after` when over the limit) into the response headers being built. The edge (Edge.ts) and
+ * the processors' webhook route count through here.
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ApiError } from "@levy/api"

@@ -1,22 +1,12 @@
-/** The served API's routes as patterns, to tell a wrong method (405) from an unknown path (404). */
-import * as HttpApi from "@effect/platform/HttpApi"
+/**
+ * Routes as patterns (the docs', the dashboard's, the favicon's), to tell a wrong method (405)
+ * from an unknown path (404), and the path of a request target. The API's own routes are the
+ * contract's (Contract.ts).
+ */
 
 export interface Route {
   readonly method: string
   readonly pattern: RegExp
-}
-
-/** Every endpoint of `api` as method + path pattern (`:param` = one segment). */
-export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Route> => {
-  const routes: Array<Route> = []
-  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
-    onGroup: () => undefined,
-    onEndpoint: ({ endpoint }) => {
-      const source = endpoint.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")
-      routes.push({ method: endpoint.method, pattern: new RegExp(`^${source}/?$`) })
-    }
-  })
-  return routes
 }
 
 /** The methods `pathname` accepts; empty for an unknown path. */

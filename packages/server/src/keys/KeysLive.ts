@@ -3,13 +3,12 @@
  * keys themselves) and revoked one by one, so a leaked key, named ones from `levy keys create`
  * included, can be shut off from the dashboard as from `levy keys revoke`.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, type ApiKey, CurrentKey } from "@levy/api"
 import { AccountRepository, type ApiKey as StoredKey, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import { tenantOf } from "../feeConfigs/Config.js"
 import * as Listing from "../http/Listing.js"
-import { ServerApi } from "../ServerApi.js"
 import { unavailable } from "../Unavailable.js"
 
 const URL_PATH = "/v1/keys"
@@ -26,7 +25,7 @@ const toWire = (k: StoredKey): ApiKey.ApiKey => ({
   revoked: k.revoked
 })
 
-export const KeysLive = HttpApiBuilder.group(ServerApi, "keys", (handlers) =>
+export const KeysLive = ApiHandlers.group("keys", (handlers) =>
   Effect.gen(function* () {
     const accounts = yield* AccountRepository
 

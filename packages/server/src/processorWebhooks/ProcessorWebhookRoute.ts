@@ -16,9 +16,6 @@
  *   processor retries; then 200 with the processor's acknowledgement (Adyen `[accepted]`).
  */
 import * as RateLimiter from "@effect/experimental/RateLimiter"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
 import {
@@ -31,8 +28,8 @@ import {
   type Transactions
 } from "@levy/storage"
 import { Effect, Option } from "effect"
-import * as BodyLimit from "../http/BodyLimit.js"
 import { EdgeConfig } from "../http/EdgeConfig.js"
+import type { EdgeRequest } from "../http/EdgeRequest.js"
 import type { KeylessRoute } from "../http/KeylessRoute.js"
 import * as RateLimit from "../http/RateLimit.js"
 import type { NotificationInvalid } from "../processors/PaymentProcessor.js"
@@ -59,22 +56,21 @@ const invalid = (error: NotificationInvalid) =>
     message: `The ${error.processor} notification was refused: ${error.message}`
   })
 
-/** The raw body, within `max` bytes: 413 over it, 400 when it cannot be read. */
-const rawBody = (request: HttpServerRequest.HttpServerRequest, max: number) => {
-  const length = request.headers["content-length"]
-  if (length !== undefined && Number(length) > max) return Effect.fail(tooLarge(max))
-  if (length === undefined) BodyLimit.discardOverflow(request)
-  return request.text.pipe(
-    Effect.provideService(HttpIncomingMessage.MaxBodySize, Option.some(FileSystem.Size(max))),
-    Effect.mapError((error) =>
-      error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
-        ? tooLarge(max)
-        : new ApiError.InvalidRequestError({
-            code: "body_invalid",
-            message: "The notification body could not be read."
-          })
-    )
-  )
+/** The raw body, as the edge read it within `max` bytes: 413 over it, 400 when unreadable. */
+const rawBody = (request: EdgeRequest, max: number) => {
+  switch (request.body._tag) {
+    case "Text":
+      return Effect.succeed(request.body.text)
+    case "TooLarge":
+      return Effect.fail(tooLarge(max))
+    case "Unreadable":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "body_invalid",
+          message: "The notification body could not be read."
+        })
+      )
+  }
 }
 
 /** The 200 a processor expects for a notification it may consider delivered. */

@@ -1,23 +1,22 @@
 /**
  * The refunds group over HTTP: create (the workflow in createRefund.ts), retrieve and list.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import { withCurrencies, withCurrency } from "../charges/ChargeCurrencies.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Handle from "../Handle.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
-import { ServerApi } from "../ServerApi.js"
 import * as Unavailable from "../Unavailable.js"
 import { createRefund } from "./createRefund.js"
 import * as RefundWire from "./RefundWire.js"
 
 const URL_PATH = "/v1/refunds"
 
-export const RefundsLive = HttpApiBuilder.group(ServerApi, "refunds", (handlers) =>
+export const RefundsLive = ApiHandlers.group("refunds", (handlers) =>
   Effect.gen(function* () {
     const charges = yield* ChargeRepository
 

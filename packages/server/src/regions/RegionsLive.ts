@@ -3,13 +3,12 @@
  * region code), one region, and the compliance check, by the ruleset version the account
  * pins (docs/design.md §3): the one read of storage here.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, ComplianceCheckResult, CurrentKey, List, Region } from "@levy/api"
 import { Compliance, ComplianceRules, Rate } from "@levy/core"
 import { FeeConfigRepository } from "@levy/storage"
 import { Effect, Either, Option } from "effect"
+import * as ApiHandlers from "../ApiHandlers.js"
 import * as Config from "../feeConfigs/Config.js"
-import { ServerApi } from "../ServerApi.js"
 import * as Unavailable from "../Unavailable.js"
 
 const URL_PATH = "/v1/regions"
@@ -36,7 +35,7 @@ const page = <A extends { readonly regionCode: string }>(
   return { data: after.slice(0, params.limit), hasMore: after.length > params.limit }
 }
 
-export const RegionsLive = HttpApiBuilder.group(ServerApi, "regions", (handlers) =>
+export const RegionsLive = ApiHandlers.group("regions", (handlers) =>
   Effect.gen(function* () {
     const rules = yield* ComplianceRules
     const repo = yield* FeeConfigRepository

@@ -2,15 +2,14 @@
  * Handlers of the rulesets group: the ruleset's released versions (docs/design.md §3), oldest
  * first, and one of them; an unknown version is a 404 listing the known ones. No storage.
  */
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { ApiError, List, RulesetVersion } from "@levy/api"
 import { RulesetVersions } from "@levy/core"
 import { Effect } from "effect"
-import { ServerApi } from "../ServerApi.js"
+import * as ApiHandlers from "../ApiHandlers.js"
 
 const URL_PATH = "/v1/rulesets"
 
-export const RulesetsLive = HttpApiBuilder.group(ServerApi, "rulesets", (handlers) =>
+export const RulesetsLive = ApiHandlers.group("rulesets", (handlers) =>
   handlers
     .handle("list", () =>
       Effect.sync(() =>

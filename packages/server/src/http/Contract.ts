@@ -1,0 +1,198 @@
+/**
+ * The served API's endpoints as the edge serves them (Edge.ts), taken from the HttpApi
+ * definition, the single contract: method and path, the schemas that decode the path, the
+ * query, the headers and the JSON payload, and the one that encodes the success. Decoding
+ * and encoding are synchronous (`ParseResult.…Either`): every schema of the API is, and an
+ * Either costs the request no fiber steps.
+ *
+ * The edge serves what the API uses and no more: JSON successes with one status, payloads on
+ * POST only, no middleware but the API-wide `Authorization`. A contract that asks for more
+ * stops the server at start-up with a message naming the endpoint, rather than being served
+ * wrongly.
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import { ApiError, Authorization } from "@levy/api"
+import { Either, Option, ParseResult, type Schema } from "effect"
+
+/** A decoder: the wire value in, the decoded value or the API's 400 naming the field out. */
+export type Decode = (input: unknown) => Either.Either<unknown, ApiError.InvalidRequestError>
+
+export interface Endpoint {
+  readonly group: string
+  readonly name: string
+  readonly method: string
+  readonly path: string
+  readonly decodePath: Option.Option<Decode>
+  readonly decodeUrlParams: Option.Option<Decode>
+  readonly decodePayload: Option.Option<Decode>
+  readonly decodeHeaders: Option.Option<Decode>
+  readonly encodeSuccess: (value: unknown) => Either.Either<unknown, ParseResult.ParseError>
+  readonly status: number
+  readonly contentType: string
+}
+
+/** A request's endpoint and its path parameters. */
+export interface Match {
+  readonly endpoint: Endpoint
+  readonly params: Readonly<Record<string, string>>
+}
+
+/** The 400 for a value its schema refused, naming the first field, as the API words it. */
+const refused = (issue: ParseResult.ParseIssue): ApiError.InvalidRequestError =>
+  ApiError.fromIssues(ParseResult.ArrayFormatter.formatIssueSync(issue))
+
+const decoder = (schema: Schema.Schema.Any): Decode => {
+  const decode = ParseResult.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>)
+  return (input) => Either.mapLeft(decode(input), refused)
+}
+
+type Query = Readonly<Record<string, string | Array<string>>>
+
+/**
+ * The platform's own query normalisation (a name the schema types as an array gets an array
+ * even when sent once): exported by @effect/platform's HttpApiBuilder at run time, though
+ * not in its type declarations.
+ */
+const normalizeUrlParams = (
+  HttpApiBuilder as unknown as {
+    readonly normalizeUrlParams?: (params: Query, ast: Schema.Schema.Any["ast"]) => Query
+  }
+).normalizeUrlParams
+if (typeof normalizeUrlParams !== "function") {
+  throw new Error("@effect/platform's HttpApiBuilder no longer exports normalizeUrlParams")
+}
+
+const urlParamsDecoder = (schema: Schema.Schema.Any): Decode => {
+  const decode = decoder(schema)
+  return (input) => decode(normalizeUrlParams(input as Query, schema.ast))
+}
+
+/** An endpoint's optional schema, as any schema (the edge reads what each declares). */
+const schemaOf = (schema: Option.Option<unknown>) => schema as Option.Option<Schema.Schema.Any>
+
+const unsupported = (endpoint: string, what: string) =>
+  new Error(`${endpoint}: ${what}; Levy's edge (http/Contract.ts) does not serve that.`)
+
+/** Every endpoint of `api`; throws at start-up when the contract asks for what the edge lacks. */
+export const endpointsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Endpoint> => {
+  const props = api as HttpApi.HttpApi.AnyWithProps
+  const middlewares = [...props.middlewares]
+  if (middlewares.length !== 1 || middlewares[0]?.key !== Authorization.Authorization.key) {
+    throw unsupported("the API", "a middleware other than Authorization")
+  }
+  const endpoints: Array<Endpoint> = []
+  HttpApi.reflect(props, {
+    onGroup: () => undefined,
+    onEndpoint: ({ group, endpoint, successes }) => {
+      const id = `${group.identifier}.${endpoint.name}`
+      if (group.middlewares.size > 0 || endpoint.middlewares.size > 0) {
+        throw unsupported(id, "a middleware of its own")
+      }
+      const [success, ...others] = successes
+      if (success === undefined || others.length > 0) throw unsupported(id, "not one success")
+      const [status, { ast }] = success
+      if (Option.isNone(ast)) throw unsupported(id, "an empty success")
+      const encoding = HttpApiSchema.getEncoding(ast.value)
+      if (encoding.kind !== "Json") throw unsupported(id, `a ${encoding.kind} success`)
+      const payload = endpoint.payloadSchema
+      if (Option.isSome(payload) && endpoint.method !== "POST") {
+        throw unsupported(id, `a payload on ${endpoint.method}`)
+      }
+      const successSchema = endpoint.successSchema as Schema.Schema<unknown, unknown>
+      endpoints.push({
+        group: group.identifier,
+        name: endpoint.name,
+        method: endpoint.method,
+        path: endpoint.path,
+        decodePath: Option.map(schemaOf(endpoint.pathSchema), decoder),
+        decodeUrlParams: Option.map(schemaOf(endpoint.urlParamsSchema), urlParamsDecoder),
+        decodePayload: Option.map(schemaOf(payload), decoder),
+        decodeHeaders: Option.map(schemaOf(endpoint.headersSchema), decoder),
+        encodeSuccess: (value) =>
+          Either.mapLeft(ParseResult.encodeEither(successSchema)(value), ParseResult.parseError),
+        status,
+        contentType: encoding.contentType
+      })
+    }
+  })
+  return endpoints
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** `path` as a pattern: `:name` is one segment, a trailing `/` allowed. */
+const patternOf = (path: string) =>
+  new RegExp(`^${escape(path).replace(/:(\w+)/g, "(?<$1>[^/]+)")}/?$`)
+
+/**
+ * The endpoints' routing table: a path without parameters is looked up, one with them is
+ * matched in order; a fixed path wins over a parameter (`…/pending/approve` over `…/:id`).
+ */
+export const router = (endpoints: ReadonlyArray<Endpoint>) => {
+  const fixed = new Map<string, Array<Endpoint>>()
+  const patterned: Array<{ readonly endpoint: Endpoint; readonly pattern: RegExp }> = []
+  for (const endpoint of endpoints) {
+    if (endpoint.path.includes(":")) {
+      patterned.push({ endpoint, pattern: patternOf(endpoint.path) })
+    } else {
+      for (const path of [endpoint.path, `${endpoint.path}/`]) {
+        fixed.set(path, [...(fixed.get(path) ?? []), endpoint])
+      }
+    }
+  }
+  const none: Readonly<Record<string, string>> = {}
+
+  /** Every endpoint at `pathname`, with its parameters (percent-decoded), fixed paths first. */
+  const at = (pathname: string): ReadonlyArray<Match> => {
+    const matches: Array<Match> = (fixed.get(pathname) ?? []).map((endpoint) => ({
+      endpoint,
+      params: none
+    }))
+    for (const { endpoint, pattern } of patterned) {
+      const groups = pattern.exec(pathname)?.groups
+      if (groups === undefined) continue
+      const params = decodeParams(groups)
+      if (params !== undefined) matches.push({ endpoint, params })
+    }
+    return matches
+  }
+
+  return {
+    /** The endpoint for `method` at `pathname`, if any (HEAD is answered as GET, without a body). */
+    find: (method: string, pathname: string): Match | undefined => {
+      const wanted = method === "HEAD" ? "GET" : method
+      return at(pathname).find((match) => match.endpoint.method === wanted)
+    },
+    /**
+     * The methods `pathname` accepts, in the contract's order (for 405 and CORS preflights);
+     * empty for an unknown path.
+     */
+    methods: (pathname: string): ReadonlyArray<string> => [
+      ...new Set(
+        at(pathname)
+          .map((match) => match.endpoint)
+          .sort((a, b) => endpoints.indexOf(a) - endpoints.indexOf(b))
+          .map((endpoint) => endpoint.method)
+      )
+    ]
+  }
+}
+
+export type Router = ReturnType<typeof router>
+
+/** Path parameters percent-decoded; undefined when one is not valid percent-encoding. */
+const decodeParams = (
+  groups: Readonly<Record<string, string>>
+): Record<string, string> | undefined => {
+  const params: Record<string, string> = {}
+  for (const [name, value] of Object.entries(groups)) {
+    try {
+      params[name] = value.includes("%") ? decodeURIComponent(value) : value
+    } catch {
+      return undefined
+    }
+  }
+  return params
+}

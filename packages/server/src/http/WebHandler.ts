@@ -1,0 +1,22 @@
+/**
+ * The edge as a web-standard handler, `(Request) => Promise<Response>`, for frameworks built
+ * on fetch (Mount.ts). The body is read within the limit first (EdgeRequest.fromWeb); an
+ * aborted request interrupts its fiber.
+ */
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Effect, Runtime } from "effect"
+import type { Edge } from "./Edge.js"
+import * as EdgeRequest from "./EdgeRequest.js"
+
+/** The handler answering with `edge`, run on `runtime`. */
+export const make = (edge: Edge, runtime: Runtime.Runtime<never>, maxBodyBytes: number) => {
+  const run = Runtime.runPromise(runtime)
+  return (request: Request): Promise<Response> =>
+    run(
+      EdgeRequest.fromWeb(request, maxBodyBytes).pipe(
+        Effect.flatMap(edge.answer),
+        Effect.map((answer) => HttpServerResponse.toWeb(answer))
+      ),
+      { signal: request.signal }
+    )
+}
