@@ -39,10 +39,12 @@ export interface Handler {
   }) => Effect.Effect<unknown, unknown>
 }
 
-/** A group's handlers by endpoint name. */
+/** A group's handlers by endpoint name, and the context they were built in. */
 export interface GroupHandlers {
   readonly group: string
   readonly handlers: ReadonlyMap<string, Handler>
+  /** What the handlers run in (their repositories, processors…), besides the request's own. */
+  readonly context: Context.Context<never>
 }
 
 /** The service of group `Name`'s handlers. */
@@ -100,7 +102,8 @@ interface Item {
 /**
  * The layer of group `name`'s handlers. A handler runs in the context the layer was built in
  * (its repositories, processors…) plus the request's (the key, the claim), as with
- * `HttpApiBuilder.group`.
+ * `HttpApiBuilder.group`: the edge merges the groups' contexts into its own once, at
+ * start-up (`all`), not per request.
  */
 export const group = <const Name extends GroupName, Return>(
   name: Name,
@@ -124,29 +127,25 @@ export const group = <const Name extends GroupName, Return>(
       for (const item of built.handlers) {
         handlers.set(item.endpoint.name, {
           endpoint: item.endpoint,
-          run: (request) =>
-            Effect.mapInputContext(
-              item.handler(request) as Effect.Effect<unknown, unknown, never>,
-              (input: Context.Context<never>) => Context.merge(context, input)
-            )
+          run: (request) => item.handler(request) as Effect.Effect<unknown, unknown>
         })
       }
-      return { group: name, handlers }
+      return { group: name, handlers, context }
     })
   ) as never
 
-/** Every group's handlers, by `group.endpoint`: what the edge serves. */
+/** Every group's handlers, by `group.endpoint`, and the context they all run in. */
 export const all: Effect.Effect<
-  ReadonlyMap<string, Handler>,
+  { readonly handlers: ReadonlyMap<string, Handler>; readonly context: Context.Context<never> },
   never,
   Served<GroupName>
 > = Effect.gen(function* () {
-  const byEndpoint = new Map<string, Handler>()
+  const handlers = new Map<string, Handler>()
+  let context = Context.empty() as Context.Context<never>
   for (const name of Object.keys((ServerApi as unknown as HttpApi.HttpApi.AnyWithProps).groups)) {
     const served = yield* tagOf(name as GroupName)
-    for (const [endpoint, handler] of served.handlers) {
-      byEndpoint.set(`${name}.${endpoint}`, handler)
-    }
+    context = Context.merge(context, served.context)
+    for (const [endpoint, handler] of served.handlers) handlers.set(`${name}.${endpoint}`, handler)
   }
-  return byEndpoint
+  return { handlers, context }
 })

@@ -61,9 +61,9 @@ class Handlers extends Context.Tag("@levy/server/Mount/Handlers")<
 /** Both transports over one edge; tracing off, as in `Server.layer` (nothing exports the spans). */
 const handlers = Layer.effect(
   Handlers,
-  Effect.map(edge, ({ edge, runtime, maxBodyBytes }) => ({
-    fetch: WebHandler.make(edge, runtime, maxBodyBytes),
-    listener: NodeListener.make(edge, runtime, maxBodyBytes)
+  Effect.map(edge, ({ edge, maxBodyBytes }) => ({
+    fetch: WebHandler.make(edge, maxBodyBytes),
+    listener: NodeListener.make(edge, maxBodyBytes)
   }))
 ).pipe(Layer.provide(ApiLive))
 

@@ -54,12 +54,11 @@ export const ApiLive = Layer.mergeAll(
   KeylessRoutesLive
 )
 
-/** The edge over `ApiLive`, with the runtime its requests run on. */
+/** The edge over `ApiLive`, with the body limit its transports read within. */
 export const edge = Effect.gen(function* () {
   const made = yield* Edge.make
-  const runtime = yield* Effect.runtime<never>()
   const { maxBodyBytes } = yield* EdgeConfig
-  return { edge: made, runtime, maxBodyBytes }
+  return { edge: made, maxBodyBytes }
 })
 
 /**
@@ -88,11 +87,11 @@ export const layer = (options: {
 }) =>
   Layer.scoped(
     HttpServer.HttpServer,
-    Effect.flatMap(edge, ({ edge, runtime, maxBodyBytes }) =>
+    Effect.flatMap(edge, ({ edge, maxBodyBytes }) =>
       NodeServer.make(
         () => createServerWith(options.timeouts ?? defaultTimeouts),
         { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) },
-        NodeListener.make(edge, runtime, maxBodyBytes)
+        NodeListener.make(edge, maxBodyBytes)
       )
     )
   ).pipe(Layer.provide(ApiLive), Layer.provide(Layer.setTracerEnabled(false)))

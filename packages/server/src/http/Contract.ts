@@ -100,7 +100,7 @@ export const endpointsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Endpoint> =
       if (Option.isSome(payload) && endpoint.method !== "POST") {
         throw unsupported(id, `a payload on ${endpoint.method}`)
       }
-      const successSchema = endpoint.successSchema as Schema.Schema<unknown, unknown>
+      const encode = ParseResult.encodeEither(endpoint.successSchema as Schema.Schema<unknown>)
       endpoints.push({
         group: group.identifier,
         name: endpoint.name,
@@ -110,8 +110,7 @@ export const endpointsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Endpoint> =
         decodeUrlParams: Option.map(schemaOf(endpoint.urlParamsSchema), urlParamsDecoder),
         decodePayload: Option.map(schemaOf(payload), decoder),
         decodeHeaders: Option.map(schemaOf(endpoint.headersSchema), decoder),
-        encodeSuccess: (value) =>
-          Either.mapLeft(ParseResult.encodeEither(successSchema)(value), ParseResult.parseError),
+        encodeSuccess: (value) => Either.mapLeft(encode(value), ParseResult.parseError),
         status,
         contentType: encoding.contentType
       })
@@ -132,10 +131,16 @@ const patternOf = (path: string) =>
  */
 export const router = (endpoints: ReadonlyArray<Endpoint>) => {
   const fixed = new Map<string, Array<Endpoint>>()
-  const patterned: Array<{ readonly endpoint: Endpoint; readonly pattern: RegExp }> = []
+  const patterned: Array<{
+    readonly endpoint: Endpoint
+    readonly prefix: string
+    readonly pattern: RegExp
+  }> = []
   for (const endpoint of endpoints) {
-    if (endpoint.path.includes(":")) {
-      patterned.push({ endpoint, pattern: patternOf(endpoint.path) })
+    const param = endpoint.path.indexOf(":")
+    if (param !== -1) {
+      const prefix = endpoint.path.slice(0, param)
+      patterned.push({ endpoint, prefix, pattern: patternOf(endpoint.path) })
     } else {
       for (const path of [endpoint.path, `${endpoint.path}/`]) {
         fixed.set(path, [...(fixed.get(path) ?? []), endpoint])
@@ -150,7 +155,8 @@ export const router = (endpoints: ReadonlyArray<Endpoint>) => {
       endpoint,
       params: none
     }))
-    for (const { endpoint, pattern } of patterned) {
+    for (const { endpoint, prefix, pattern } of patterned) {
+      if (!pathname.startsWith(prefix)) continue
       const groups = pattern.exec(pathname)?.groups
       if (groups === undefined) continue
       const params = decodeParams(groups)
@@ -159,24 +165,26 @@ export const router = (endpoints: ReadonlyArray<Endpoint>) => {
     return matches
   }
 
+  const order = new Map(endpoints.map((endpoint, index) => [endpoint, index]))
+  const byOrder = (a: Match, b: Match) =>
+    (order.get(a.endpoint) ?? 0) - (order.get(b.endpoint) ?? 0)
+
   return {
-    /** The endpoint for `method` at `pathname`, if any (HEAD is answered as GET, without a body). */
-    find: (method: string, pathname: string): Match | undefined => {
+    /** Every endpoint at `pathname`: what `find` and `methods` look in. */
+    at,
+    /** The endpoint for `method` among `matches`, if any (HEAD is answered as GET, without a body). */
+    find: (matches: ReadonlyArray<Match>, method: string): Match | undefined => {
       const wanted = method === "HEAD" ? "GET" : method
-      return at(pathname).find((match) => match.endpoint.method === wanted)
+      return matches.find((match) => match.endpoint.method === wanted)
     },
     /**
-     * The methods `pathname` accepts, in the contract's order (for 405 and CORS preflights);
-     * empty for an unknown path.
+     * The methods of `matches`, in the contract's order (for 405 and CORS preflights); empty
+     * for an unknown path.
      */
-    methods: (pathname: string): ReadonlyArray<string> => [
-      ...new Set(
-        at(pathname)
-          .map((match) => match.endpoint)
-          .sort((a, b) => endpoints.indexOf(a) - endpoints.indexOf(b))
-          .map((endpoint) => endpoint.method)
-      )
-    ]
+    methods: (matches: ReadonlyArray<Match>): ReadonlyArray<string> =>
+      matches.length === 1
+        ? [(matches[0] as Match).endpoint.method]
+        : [...new Set([...matches].sort(byOrder).map((match) => match.endpoint.method))]
   }
 }
 

@@ -27,11 +27,10 @@ import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError, CurrentKey, Headers } from "@levy/api"
 import { Tenant } from "@levy/storage"
-import { Cause, Effect, Either, Option } from "effect"
+import { Cause, Context, Effect, Either, Option, Runtime } from "effect"
 import * as ApiHandlers from "../ApiHandlers.js"
 import { authorizeHeader, type Target } from "../access/AuthorizationLive.js"
 import { KeyResolver, type ResolvedKey } from "../access/KeyResolver.js"
-import { RequestKey } from "../access/RequestKey.js"
 import { ServerApi } from "../ServerApi.js"
 import * as BodyLimit from "./BodyLimit.js"
 import * as ClientAddress from "./ClientAddress.js"
@@ -56,8 +55,19 @@ type Response = HttpServerResponse.HttpServerResponse
 
 /** The edge: the answer to any request, every failure in the error shape. */
 export interface Edge {
-  /** Fails only when interrupted (the client went away). */
-  readonly answer: (request: EdgeRequest) => Effect.Effect<Response>
+  /**
+   * The response and the edge's headers for it (request id, rate limit, CORS…), which the
+   * transport adds. Fails only when interrupted (the client went away).
+   */
+  readonly answer: (request: EdgeRequest) => Effect.Effect<Answer>
+  /** What `answer` runs on: the server's context with every group's handlers' (ApiHandlers.ts). */
+  readonly runtime: Runtime.Runtime<never>
+}
+
+/** A response, and the headers the edge adds to it. */
+export interface Answer {
+  readonly response: Response
+  readonly headers: Readonly<Record<string, string>>
 }
 
 const tooLarge = (max: number) =>
@@ -171,7 +181,15 @@ export const make = Effect.gen(function* () {
   const gate = RateLimit.makeGate(limiter, options.rateLimits, resolver)
   const trusted = ClientAddress.proxies(options.trustedProxies ?? [])
   const keyless = yield* KeylessRoute.KeylessRoutes
-  const handlers = yield* ApiHandlers.all
+  const { handlers, context: handlersContext } = yield* ApiHandlers.all
+  const server = yield* Effect.runtime<never>()
+  // The handlers' services under the server's own (which win, as a request's did over a
+  // group's in HttpApiBuilder), merged once here rather than for every request.
+  const runtime = Runtime.make({
+    context: Context.merge(handlersContext, server.context),
+    runtimeFlags: server.runtimeFlags,
+    fiberRefs: server.fiberRefs
+  })
   const endpoints = Contract.endpointsOf(ServerApi)
   const table = Contract.router(endpoints)
   const handlerOf = new Map<Contract.Endpoint, ApiHandlers.Handler>()
@@ -184,15 +202,22 @@ export const make = Effect.gen(function* () {
   }
   const max = options.maxBodyBytes
 
-  /** The methods `pathname` accepts, every route counted (for 405 and preflights). */
-  const methodsAt = (pathname: string): ReadonlyArray<string> => {
-    const api = table.methods(pathname)
+  /** The methods `pathname` accepts (its API `matches`), every route counted (for 405 and preflights). */
+  const methodsAt = (
+    matches: ReadonlyArray<Contract.Match>,
+    pathname: string
+  ): ReadonlyArray<string> => {
+    const api = table.methods(matches)
     const open = allowedMethods(PUBLIC_ROUTES, pathname)
     return open.length === 0 ? api : [...new Set([...api, ...open])]
   }
 
-  const notRouted = (request: Target, pathname: string, headers: Record<string, string>) => {
-    const allowed = methodsAt(pathname)
+  const notRouted = (
+    request: Target,
+    pathname: string,
+    allowed: ReadonlyArray<string>,
+    headers: Record<string, string>
+  ) => {
     if (allowed.length === 0) {
       return new ApiError.NotFoundError({
         code: "route_not_found",
@@ -231,7 +256,6 @@ export const make = Effect.gen(function* () {
         if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
         return handler.run(decoded.right).pipe(
           Effect.provideService(CurrentKey.CurrentKey, key),
-          Effect.provideService(RequestKey, withKey),
           Effect.flatMap((value) => endpoint.encodeSuccess(value)),
           Effect.map((body) =>
             HttpServerResponse.text(JSON.stringify(body), {
@@ -261,7 +285,8 @@ export const make = Effect.gen(function* () {
     key: Option.Option<ResolvedKey>,
     headers: Record<string, string>
   ): Effect.Effect<Response, unknown> => {
-    const allowed = methodsAt(pathname)
+    const matches = table.at(pathname)
+    const allowed = methodsAt(matches, pathname)
     if (Cors.isPreflight(request) && allowed.length > 0) {
       return Effect.succeed(Cors.preflight(allowed))
     }
@@ -300,9 +325,9 @@ export const make = Effect.gen(function* () {
     const dispatched = Effect.suspend((): Effect.Effect<Response, unknown> => {
       const problem = known && hasBody ? bodyProblem(request) : undefined
       if (problem !== undefined) return Effect.fail(problem)
-      const match = table.find(request.method, pathname)
+      const match = table.find(matches, request.method)
       return match === undefined
-        ? Effect.fail(notRouted(request, pathname, headers))
+        ? Effect.fail(notRouted(request, pathname, allowed, headers))
         : serve(request, match, withKey)
     })
     return Effect.flatMap(IdempotencyEdge.keyOf(request), (idempotencyKey) => {
@@ -393,11 +418,10 @@ export const make = Effect.gen(function* () {
       // Every log line of the request names it, as the response header does.
       return Effect.zipRight(
         RequestId.annotateLogs(requestId),
-        Effect.map(answered(route(request, headers)), (response) =>
-          HttpServerResponse.setHeaders(response, headers)
-        )
+        Effect.map(answered(route(request, headers)), (response) => ({ response, headers }))
       )
-    }
+    },
+    runtime
   } satisfies Edge
 })
 

@@ -4,9 +4,8 @@
  * answer interrupts the request's fiber, as the platform's server does.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http"
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Exit, Runtime } from "effect"
-import type { Edge } from "./Edge.js"
+import type { Answer, Edge } from "./Edge.js"
 import * as EdgeRequest from "./EdgeRequest.js"
 
 /** A node:http request listener. */
@@ -14,10 +13,10 @@ export type Listener = (request: IncomingMessage, response: ServerResponse) => v
 
 /** Writes `answer` to node's `response`; the edge's answers carry no body but bytes. */
 export const write = (
-  answer: HttpServerResponse.HttpServerResponse,
+  { response: answer, headers: added }: Answer,
   response: ServerResponse
 ): void => {
-  const headers: OutgoingHttpHeaders = { ...answer.headers }
+  const headers: OutgoingHttpHeaders = { ...answer.headers, ...added }
   const body = answer.body
   switch (body._tag) {
     case "Empty":
@@ -33,13 +32,9 @@ export const write = (
   }
 }
 
-/** The listener answering with `edge`, run on `runtime`. */
-export const make = (
-  edge: Edge,
-  runtime: Runtime.Runtime<never>,
-  maxBodyBytes: number
-): Listener => {
-  const run = Runtime.runCallback(runtime)
+/** The listener answering with `edge`. */
+export const make = (edge: Edge, maxBodyBytes: number): Listener => {
+  const run = Runtime.runCallback(edge.runtime)
   return (incoming, response) =>
     EdgeRequest.fromNode(incoming, maxBodyBytes, (request) => {
       const cancel = run(edge.answer(request), {

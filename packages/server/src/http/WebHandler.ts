@@ -8,14 +8,16 @@ import { Effect, Runtime } from "effect"
 import type { Edge } from "./Edge.js"
 import * as EdgeRequest from "./EdgeRequest.js"
 
-/** The handler answering with `edge`, run on `runtime`. */
-export const make = (edge: Edge, runtime: Runtime.Runtime<never>, maxBodyBytes: number) => {
-  const run = Runtime.runPromise(runtime)
+/** The handler answering with `edge`. */
+export const make = (edge: Edge, maxBodyBytes: number) => {
+  const run = Runtime.runPromise(edge.runtime)
   return (request: Request): Promise<Response> =>
     run(
       EdgeRequest.fromWeb(request, maxBodyBytes).pipe(
         Effect.flatMap(edge.answer),
-        Effect.map((answer) => HttpServerResponse.toWeb(answer))
+        Effect.map(({ response, headers }) =>
+          HttpServerResponse.toWeb(HttpServerResponse.setHeaders(response, headers))
+        )
       ),
       { signal: request.signal }
     )
