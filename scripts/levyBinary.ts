@@ -1,9 +1,12 @@
 /**
  * The `levy` executable the tests start, bundled from packages/server/src/main.ts by esbuild
- * (the compiler tsx uses too) once per test run. Node loads the dependencies from node_modules
- * itself; only Levy's own TypeScript is compiled. A process started from it spends about a
- * third of the CPU one started under `tsx` does, whose loader thread works as hard as the
- * process itself, and the tests start about fifty (docs/development.md "Test time").
+ * (the compiler tsx uses too) once per test run, its dependencies with it. A process started
+ * from it spends about a third of the CPU one started under `tsx` does, whose loader thread
+ * works as hard as the process itself, and the tests start about fifty
+ * (docs/development.md "Test time"). Node 20 has no compile cache, so every process resolves,
+ * reads and compiles each module it imports again: with the dependencies as files that was
+ * about 1,400 of them (effect alone 364, fast-check 225 through effect's index) and half the
+ * CPU of `levy --version`; bundled, esbuild keeps only what Levy uses.
  */
 import { readFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
@@ -17,15 +20,18 @@ export const pathFor = (project: string): string =>
   join(ROOT, "node_modules", ".cache", "levy-test", `${project}.mjs`)
 
 /**
- * Levy's packages are bundled; every other package stays an import of the file esbuild
- * resolves for its importer, so Node loads the same files it would under tsx.
+ * Packages that stay files in node_modules, imported from where esbuild resolves them: PGlite
+ * reads its WebAssembly and data files beside its own module, and the processor SDKs are
+ * loaded only when a processor is used (docs/performance.md "Start-up").
  */
+const EXTERNAL = /^(@electric-sql\/|stripe$|@adyen\/)/
+
 const dependenciesExternal: esbuild.Plugin = {
   name: "dependencies-external",
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, async (args) => {
       const inner = (args.pluginData as { inner?: boolean } | undefined)?.inner === true
-      if (inner || args.path.startsWith("@levy/") || args.path.startsWith("node:")) return
+      if (inner || !EXTERNAL.test(args.path)) return
       const found = await build.resolve(args.path, {
         kind: args.kind,
         resolveDir: args.resolveDir,
@@ -64,6 +70,10 @@ export const build = async (project: string): Promise<string> => {
     target: "node20",
     outfile,
     plugins: [dependenciesExternal, ownFileUrl],
+    // The bundled CommonJS dependencies (pg, ioredis, ...) `require` Node's modules.
+    banner: {
+      js: 'import { createRequire as levyCreateRequire } from "node:module"; const require = levyCreateRequire(import.meta.url);'
+    },
     logLevel: "warning"
   })
   return outfile
