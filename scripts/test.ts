@@ -8,12 +8,18 @@
  * Workers: vitest's default on a 2-core machine is one (cores − 1), so every file ran after the
  * other while most of them wait on child processes, PostgreSQL or a browser. WORKERS files run
  * side by side unless the caller passes `--maxWorkers` (docs/development.md "Test time").
+ *
+ * Pool: each file of the parallel run (not of a run with `--project`) gets a fresh worker
+ * thread (POOL) instead of vitest's default fresh child process, unless the caller passes
+ * `--pool`; every file still loads its own modules. Measured on twelve server test files: 64 s
+ * of CPU instead of 78 s. The reliability run keeps the default: not measured on threads.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 
 const ALONE = "reliability"
 const WORKERS = 3
+const POOL = "threads"
 
 interface Counts {
   numPassedTests: number
@@ -47,10 +53,11 @@ const args = process.argv.slice(2)
 const given = args.some((a) => a.startsWith("--maxWorkers"))
   ? args
   : [...args, `--maxWorkers=${WORKERS}`, "--minWorkers=1"]
+const pool = args.some((a) => a.startsWith("--pool")) ? [] : [`--pool=${POOL}`]
 const runs = given.some((a) => a.startsWith("--project"))
   ? [vitest(given, "test-results/vitest.json")]
   : [
-      vitest([...given, `--project=!${ALONE}`], "test-results/vitest.json"),
+      vitest([...given, ...pool, `--project=!${ALONE}`], "test-results/vitest.json"),
       vitest([...given, `--project=${ALONE}`], `test-results/vitest-${ALONE}.json`)
     ]
 const sum = (pick: (c: Counts) => number) =>
