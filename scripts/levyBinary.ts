@@ -49,7 +49,7 @@ const dependenciesExternal: esbuild.Plugin = {
 const ownFileUrl: esbuild.Plugin = {
   name: "own-file-url",
   setup(build) {
-    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, async (args) => ({
+    build.onLoad({ filter: /\/packages\/[^/]+\/(src|bench)\/.*\.ts$/ }, async (args) => ({
       contents: (await readFile(args.path, "utf8")).replaceAll(
         "import.meta.url",
         JSON.stringify(pathToFileURL(args.path).href)
@@ -60,10 +60,16 @@ const ownFileUrl: esbuild.Plugin = {
 }
 
 /** Bundles the CLI to `pathFor(project)`. */
-export const build = async (project: string): Promise<string> => {
-  const outfile = pathFor(project)
+export const build = (project: string): Promise<string> =>
+  bundle(join(ROOT, "packages/server/src/main.ts"), pathFor(project))
+
+/**
+ * Bundles `entry` (a TypeScript module of the workspace) to `outfile`, as the CLI is: what a
+ * benchmark's servers run, so that they run as a built Levy does, not under tsx.
+ */
+export const bundle = async (entry: string, outfile: string): Promise<string> => {
   await esbuild.build({
-    entryPoints: [join(ROOT, "packages/server/src/main.ts")],
+    entryPoints: [entry],
     bundle: true,
     platform: "node",
     format: "esm",
