@@ -104,73 +104,83 @@ const headersOf = (r: SendRequest): Record<string, string> => {
   return { ...r.headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` }
 }
 
-const post = (r: SendRequest): Effect.Effect<SendResult> =>
-  Effect.async<SendResult>((resume) => {
-    let settled = false
-    // Set once the request is on a connection; until then a deadline or interruption is
-    // carried out by `onConnect`.
-    let abort: ((error?: Error) => void) | undefined
-    let statusCode = 0
-    let retryAfter: string | null = null
-    let read = 0
-    const finish = (result: SendResult) => {
-      if (settled) return
-      settled = true
-      clearTimeout(deadline)
-      resume(Effect.succeed(result))
-    }
-    const answer = (): SendResult => ({ _tag: "Response", statusCode, retryAfter })
-    const handler: Dispatcher.DispatchHandlers = {
-      onConnect: (abortRequest) => {
-        abort = abortRequest
-        // Timed out or interrupted while waiting for a connection: never send.
-        if (settled) abortRequest()
-      },
-      onHeaders: (status, headers) => {
-        // 1xx are interim: the final status follows.
-        if (status >= 200) {
-          statusCode = status
-          retryAfter = headerOf(headers, "retry-after")
-        }
-        return true
-      },
-      onData: (chunk) => {
-        read += chunk.length
-        if (read > r.maxResponseBytes) {
-          // Enough: the status decides; the rest is not read (aborting drops the connection).
-          finish(answer())
-          abort?.()
-        }
-        return true
-      },
-      onComplete: () => finish(answer()),
-      // A status already received stands (the body broke off); else there was no answer.
-      onError: (error) =>
-        finish(statusCode !== 0 ? answer() : { _tag: "NoResponse", error: failureOf(error) })
-    }
-    // The deadline as a plain timer, not `Effect.timeout`: that races a second fiber and a
-    // sleep against every delivery (docs/performance.md "Webhook delivery").
-    const deadline = setTimeout(() => {
-      finish({ _tag: "NoResponse", error: `timed out after ${r.timeoutMs} ms` })
-      abort?.()
-    }, r.timeoutMs)
-    poolFor(r).dispatch(
-      {
-        origin: r.url.origin,
-        path: `${r.url.pathname}${r.url.search}`,
-        method: "POST",
-        headers: headersOf(r),
-        body: r.body
-      },
-      handler
-    )
-    // On interruption: drop the connection (or never send, when not yet on one).
-    return Effect.sync(() => {
-      settled = true
-      clearTimeout(deadline)
-      abort?.()
-    })
-  })
+/**
+ * Sends `r` and calls `onResult` once with the answer (any status) or why there was none,
+ * unless cancelled first. Returns the cancel: it drops the connection, or never sends when the
+ * request is still waiting for one. A plain callback, not an effect: the dispatcher runs the
+ * attempts of a claimed batch side by side in one fiber (docs/performance.md "Webhook
+ * delivery").
+ */
+export const dispatch = (r: SendRequest, onResult: (result: SendResult) => void): (() => void) => {
+  let settled = false
+  // Set once the request is on a connection; until then a deadline or cancel is carried
+  // out by `onConnect`.
+  let abort: ((error?: Error) => void) | undefined
+  let statusCode = 0
+  let retryAfter: string | null = null
+  let read = 0
+  const finish = (result: SendResult) => {
+    if (settled) return
+    settled = true
+    clearTimeout(deadline)
+    onResult(result)
+  }
+  const answer = (): SendResult => ({ _tag: "Response", statusCode, retryAfter })
+  const handler: Dispatcher.DispatchHandlers = {
+    onConnect: (abortRequest) => {
+      abort = abortRequest
+      // Timed out or cancelled while waiting for a connection: never send.
+      if (settled) abortRequest()
+    },
+    onHeaders: (status, headers) => {
+      // 1xx are interim: the final status follows.
+      if (status >= 200) {
+        statusCode = status
+        retryAfter = headerOf(headers, "retry-after")
+      }
+      return true
+    },
+    onData: (chunk) => {
+      read += chunk.length
+      if (read > r.maxResponseBytes) {
+        // Enough: the status decides; the rest is not read (aborting drops the connection).
+        finish(answer())
+        abort?.()
+      }
+      return true
+    },
+    onComplete: () => finish(answer()),
+    // A status already received stands (the body broke off); else there was no answer.
+    onError: (error) =>
+      finish(statusCode !== 0 ? answer() : { _tag: "NoResponse", error: failureOf(error) })
+  }
+  // The deadline as a plain timer, not `Effect.timeout`: that races a second fiber and a
+  // sleep against every delivery (docs/performance.md "Webhook delivery").
+  const deadline = setTimeout(() => {
+    finish({ _tag: "NoResponse", error: `timed out after ${r.timeoutMs} ms` })
+    abort?.()
+  }, r.timeoutMs)
+  poolFor(r).dispatch(
+    {
+      origin: r.url.origin,
+      path: `${r.url.pathname}${r.url.search}`,
+      method: "POST",
+      headers: headersOf(r),
+      body: r.body
+    },
+    handler
+  )
+  return () => {
+    settled = true
+    clearTimeout(deadline)
+    abort?.()
+  }
+}
 
 /** Sends `r`; an answer not complete within the deadline counts as no response. */
-export const send = (r: SendRequest): Effect.Effect<SendResult> => post(r)
+export const send = (r: SendRequest): Effect.Effect<SendResult> =>
+  Effect.async<SendResult>((resume) => {
+    const cancel = dispatch(r, (result) => resume(Effect.succeed(result)))
+    // On interruption: drop the connection (or never send, when not yet on one).
+    return Effect.sync(cancel)
+  })
