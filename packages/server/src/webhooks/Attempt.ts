@@ -181,11 +181,11 @@ export const make = Effect.gen(function* () {
         return
       }
       const target = guard.right
-      const address = target.addresses[0]!
+      const route = Sender.routeOf(target.url, target.addresses[0]!, livemode)
 
       yield* Effect.async<void>((resume) => {
         let pending = sendable.length
-        const cancels: Array<() => void> = []
+        const inFlight: Array<Sender.InFlight> = []
         const end = (d: WebhookDelivery, result: Option.Option<AttemptOutcome>) => {
           done(d, result)
           if (--pending === 0) resume(Effect.void)
@@ -194,22 +194,23 @@ export const make = Effect.gen(function* () {
           const startedMs = now()
           const body = Payload.body(event)
           const signature = Signer.sign(secrets, Math.floor(startedMs / 1000), body)
-          const request: Sender.SendRequest = {
-            url: target.url,
-            address,
-            headers: {
-              "content-type": "application/json",
-              "user-agent": USER_AGENT,
-              [WebhookSignature.SIGNATURE_HEADER]: signature,
-              [WebhookSignature.WEBHOOK_ID_HEADER]: event.id
-            },
+          const message: Sender.Message = {
+            headers: [
+              "content-type",
+              "application/json",
+              "user-agent",
+              USER_AGENT,
+              WebhookSignature.SIGNATURE_HEADER,
+              signature,
+              WebhookSignature.WEBHOOK_ID_HEADER,
+              event.id
+            ],
             body,
             timeoutMs: config.timeoutMs,
-            maxResponseBytes: config.maxResponseBytes,
-            livemode
+            maxResponseBytes: config.maxResponseBytes
           }
-          cancels.push(
-            Sender.dispatch(request, (result) => {
+          inFlight.push(
+            Sender.dispatch(route, message, (result) => {
               const endMs = now()
               if (result._tag === "NoResponse") {
                 const next = retry(d, null, null, endMs)
@@ -248,7 +249,7 @@ export const make = Effect.gen(function* () {
         }
         // On interruption: drop the connections (or never send, when not yet on one).
         return Effect.sync(() => {
-          for (const cancel of cancels) cancel()
+          for (const request of inFlight) request.cancel()
         })
       })
     })
