@@ -111,6 +111,31 @@ describe("Sender", () => {
     }
   })
 
+  it("credentials in the URL are sent as Basic authorization, the caller's headers with them", async () => {
+    const seen: Array<{
+      authorization?: string | undefined
+      signature?: string | string[] | undefined
+    }> = []
+    const r = await receiver((req, res) => {
+      seen.push({ authorization: req.headers.authorization, signature: req.headers["x-sig"] })
+      res.writeHead(200).end()
+    })
+    try {
+      const result = await toLoopback(`http://us%20er:p%40ss@creds.invalid:${r.port}/hook`, {
+        headers: { "x-sig": "t=1,v1=ab" }
+      })
+      expect(result).toStrictEqual({ _tag: "Response", statusCode: 200, retryAfter: null })
+      expect(seen).toStrictEqual([
+        {
+          authorization: `Basic ${Buffer.from("us er:p@ss").toString("base64")}`,
+          signature: "t=1,v1=ab"
+        }
+      ])
+    } finally {
+      r.close()
+    }
+  })
+
   it("a redirect is answered, not followed; Retry-After is read", async () => {
     const r = await receiver((req, res) => {
       if (req.url === "/hook") res.writeHead(307, { location: "/elsewhere", "retry-after": "7" })

@@ -1,8 +1,13 @@
 /**
- * One attempt at one delivery: load its endpoint (its event comes with it), check the URL again (DNS may
- * now point somewhere internal), sign with every valid secret, POST, and decide what comes
- * next. Returns the outcome to record, or none when the endpoint is gone (its deliveries
- * went with it).
+ * The attempts at the deliveries of one claim to one endpoint: load the endpoint (the events
+ * come with the claim), check its URL again (DNS may now point somewhere internal), then for
+ * each delivery sign with every valid secret, POST, and decide what comes next: the outcome
+ * to record, or none when the endpoint is gone (its deliveries went with it).
+ *
+ * The deliveries of a group are sent in the same instant, so they share one endpoint read
+ * and one URL check (its DNS answer, and the address connected to), and run side by side as
+ * plain callbacks in the group's one fiber: a fiber per delivery and its steps were a fifth
+ * of the dispatcher's CPU, and most of its garbage (docs/performance.md "Webhook delivery").
  */
 import { WebhookSignature } from "@levy/api"
 import {
@@ -14,7 +19,7 @@ import {
   type WebhookEndpoint,
   WebhookEndpointRepository
 } from "@levy/storage"
-import { Clock, Effect, Option, Random } from "effect"
+import { Effect, Option, Runtime } from "effect"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as UrlGuard from "../webhookEndpoints/UrlGuard.js"
 import type { DispatcherConfig } from "./DispatcherConfig.js"
@@ -24,6 +29,18 @@ import * as Sender from "./Sender.js"
 import * as Signer from "./Signer.js"
 
 const USER_AGENT = "Levy-Webhooks/1.0"
+
+/** A claimed delivery and its event (read with its batch; undefined when no longer stored). */
+export interface Item {
+  readonly delivery: WebhookDelivery
+  readonly event: Event | undefined
+}
+
+/**
+ * Called once per delivery as its attempt ends: the outcome to record, or none (endpoint
+ * gone, or the attempt could not be made: its lease lapses and it is tried again).
+ */
+export type Done = (delivery: WebhookDelivery, outcome: Option.Option<AttemptOutcome>) => void
 
 /** An endpoint and its signing secrets. */
 interface Target {
@@ -87,83 +104,153 @@ export const make = Effect.gen(function* () {
     })
   }
 
-  /** The attempt at `d`, whose event (read with its batch) is `event`. */
-  return (config: DispatcherConfig, d: WebhookDelivery, event: Event | undefined) =>
+  /**
+   * The attempts at `items`, deliveries of one claim to one endpoint (one tenant); `done` is
+   * called for each as it ends, and the effect ends when all have. Fails when the endpoint
+   * cannot be read (no `done` then: the leases lapse). Interrupted, the requests in flight are
+   * dropped and their `done` is not called.
+   */
+  return (
+    config: DispatcherConfig,
+    items: ReadonlyArray<Item>,
+    done: Done
+  ): Effect.Effect<void, StorageError> =>
     Effect.gen(function* () {
-      const tenant: Tenant.Tenant = { accountId: d.accountId, livemode: d.livemode }
-      const startedMs = yield* Clock.currentTimeMillis
+      const first = items[0]
+      if (first === undefined) return
+      const { accountId, livemode, endpointId } = first.delivery
+      const tenant: Tenant.Tenant = { accountId, livemode }
+      const clock = yield* Effect.clock
+      const random = yield* Effect.random
+      const runtime = yield* Effect.runtime<never>()
+      const now = () => clock.unsafeCurrentTimeMillis()
+      const readMs = now()
       const outcome = (
+        startedMs: number,
         statusCode: number | null,
         error: string | null,
         next: AttemptOutcome["next"],
         endMs: number
       ): Option.Option<AttemptOutcome> =>
         Option.some({ statusCode, error, durationMs: Math.max(0, endMs - startedMs), next })
-      const retry = (statusCode: number | null, retryAfter: string | null, nowMs: number) =>
-        Effect.map(Random.next, (random) =>
-          RetryPolicy.next(config.retry, {
-            attempts: d.attempts + 1,
-            statusCode,
-            retryAfter,
-            nowMs,
-            createdMs: d.created * 1000,
-            random
-          })
-        )
+      // Only failed attempts draw a number (the jitter).
+      const retry = (
+        d: WebhookDelivery,
+        statusCode: number | null,
+        retryAfter: string | null,
+        nowMs: number
+      ) =>
+        RetryPolicy.next(config.retry, {
+          attempts: d.attempts + 1,
+          statusCode,
+          retryAfter,
+          nowMs,
+          createdMs: d.created * 1000,
+          random: Runtime.runSync(runtime, random.next)
+        })
 
-      const found = yield* endpointOf(config, tenant, d.endpointId, startedMs)
-      if (Option.isNone(found)) return Option.none()
+      const found = yield* endpointOf(config, tenant, endpointId, readMs)
+      if (Option.isNone(found)) {
+        for (const item of items) done(item.delivery, Option.none())
+        return
+      }
       const { endpoint, secrets } = found.value
       if (endpoint.status !== "enabled") {
-        return outcome(null, "endpoint disabled", "failed", startedMs)
+        for (const { delivery } of items) {
+          done(delivery, outcome(readMs, null, "endpoint disabled", "failed", readMs))
+        }
+        return
       }
-      if (event === undefined) return outcome(null, "event no longer stored", "failed", startedMs)
+      const sendable: Array<Item & { readonly event: Event }> = []
+      for (const item of items) {
+        if (item.event === undefined) {
+          done(item.delivery, outcome(readMs, null, "event no longer stored", "failed", readMs))
+        } else sendable.push(item as Item & { readonly event: Event })
+      }
+      if (sendable.length === 0) return
 
       const guard = yield* Effect.either(
-        UrlGuard.check(endpoint.url, { livemode: d.livemode, allowLoopback, lookup: config.lookup })
+        UrlGuard.check(endpoint.url, { livemode, allowLoopback, lookup: config.lookup })
       )
       if (guard._tag === "Left") {
-        const nowMs = yield* Clock.currentTimeMillis
+        const nowMs = now()
         const error = `refused before sending: ${guard.left.message}`
-        return outcome(null, error, yield* retry(null, null, nowMs), nowMs)
+        for (const { delivery } of sendable) {
+          done(delivery, outcome(readMs, null, error, retry(delivery, null, null, nowMs), nowMs))
+        }
+        return
       }
       const target = guard.right
+      const route = Sender.routeOf(target.url, target.addresses[0]!, livemode)
 
-      const body = Payload.body(event)
-      const signature = Signer.sign(secrets, Math.floor(startedMs / 1000), body)
-      const result = yield* Sender.send({
-        url: target.url,
-        address: target.addresses[0]!,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": USER_AGENT,
-          [WebhookSignature.SIGNATURE_HEADER]: signature,
-          [WebhookSignature.WEBHOOK_ID_HEADER]: event.id
-        },
-        body,
-        timeoutMs: config.timeoutMs,
-        maxResponseBytes: config.maxResponseBytes,
-        livemode: d.livemode
+      yield* Effect.async<void>((resume) => {
+        let pending = sendable.length
+        const inFlight: Array<Sender.InFlight> = []
+        const end = (d: WebhookDelivery, result: Option.Option<AttemptOutcome>) => {
+          done(d, result)
+          if (--pending === 0) resume(Effect.void)
+        }
+        for (const { delivery: d, event } of sendable) {
+          const startedMs = now()
+          const body = Payload.body(event)
+          const signature = Signer.sign(secrets, Math.floor(startedMs / 1000), body)
+          const message: Sender.Message = {
+            headers: [
+              "content-type",
+              "application/json",
+              "user-agent",
+              USER_AGENT,
+              WebhookSignature.SIGNATURE_HEADER,
+              signature,
+              WebhookSignature.WEBHOOK_ID_HEADER,
+              event.id
+            ],
+            body,
+            timeoutMs: config.timeoutMs,
+            maxResponseBytes: config.maxResponseBytes
+          }
+          inFlight.push(
+            Sender.dispatch(route, message, (result) => {
+              const endMs = now()
+              if (result._tag === "NoResponse") {
+                const next = retry(d, null, null, endMs)
+                return end(d, outcome(startedMs, null, result.error, next, endMs))
+              }
+              const { statusCode, retryAfter } = result
+              if (statusCode >= 200 && statusCode < 300) {
+                return end(d, outcome(startedMs, statusCode, null, "succeeded", endMs))
+              }
+              if (statusCode === 410) {
+                // The receiver says the endpoint is gone for good: stop sending to it, and
+                // record the attempt once it is disabled.
+                cache.delete(`${accountId}/${livemode}/${endpoint.id}`)
+                const gone = outcome(startedMs, 410, "410 Gone: endpoint disabled", "failed", endMs)
+                Runtime.runCallback(runtime)(
+                  endpoints.update(tenant, endpoint.id, { status: "disabled" }).pipe(
+                    Effect.catchTag("RecordNotFound", () => Effect.void),
+                    Effect.tapErrorCause((cause) =>
+                      Effect.logWarning("webhook endpoint not disabled after 410", cause)
+                    )
+                  ),
+                  // Store unavailable: not recorded, so the lease lapses and the next
+                  // attempt meets the 410 again.
+                  { onExit: (exit) => end(d, exit._tag === "Success" ? gone : Option.none()) }
+                )
+                return
+              }
+              const error =
+                statusCode >= 300 && statusCode < 400
+                  ? `redirect (${statusCode}) not followed`
+                  : `HTTP ${statusCode}`
+              const next = retry(d, statusCode, retryAfter, endMs)
+              end(d, outcome(startedMs, statusCode, error, next, endMs))
+            })
+          )
+        }
+        // On interruption: drop the connections (or never send, when not yet on one).
+        return Effect.sync(() => {
+          for (const request of inFlight) request.cancel()
+        })
       })
-      const endMs = yield* Clock.currentTimeMillis
-      if (result._tag === "NoResponse") {
-        return outcome(null, result.error, yield* retry(null, null, endMs), endMs)
-      }
-      const { statusCode, retryAfter } = result
-      if (statusCode >= 200 && statusCode < 300)
-        return outcome(statusCode, null, "succeeded", endMs)
-      if (statusCode === 410) {
-        // The receiver says the endpoint is gone for good: stop sending to it.
-        cache.delete(`${tenant.accountId}/${tenant.livemode}/${endpoint.id}`)
-        yield* endpoints
-          .update(tenant, endpoint.id, { status: "disabled" })
-          .pipe(Effect.catchTag("RecordNotFound", () => Effect.void))
-        return outcome(statusCode, "410 Gone: endpoint disabled", "failed", endMs)
-      }
-      const error =
-        statusCode >= 300 && statusCode < 400
-          ? `redirect (${statusCode}) not followed`
-          : `HTTP ${statusCode}`
-      return outcome(statusCode, error, yield* retry(statusCode, retryAfter, endMs), endMs)
     })
 })

@@ -3,9 +3,9 @@
  * 1. fan-out: turns new events into deliveries (`WebhookDeliveryRepository.fanOut`: the
  *    outbox is read from storage, so nothing is lost to a crash or restart);
  * 2. delivery: claims due deliveries under a lease (`claim`: `FOR UPDATE SKIP LOCKED`), as
- *    many as it has free slots, and runs each attempt in its own fiber (a slow receiver
- *    holds one slot, not the loop); outcomes are recorded in batches (`recordAttempts`),
- *    which also releases the leases.
+ *    many as it has free slots, and runs the attempts to each endpoint in a fiber of their
+ *    own (`Attempt`: a slow receiver holds its slots, not the loop nor other endpoints);
+ *    outcomes are recorded in batches (`recordAttempts`), which also releases the leases.
  * Each sleeps `pollIntervalMs` when it has nothing to do, unless woken: fan-out by a commit
  * in this process (`Wake`), delivery by new deliveries or freed slots. Several processes may run it against one database: a
  * delivery is held by one at a time, and a dead process's deliveries are claimed again when
@@ -20,13 +20,7 @@
  * events that are fanned out after it exists (a few hundred milliseconds after commit).
  */
 import { hostname } from "node:os"
-import {
-  type AttemptRecord,
-  type Event,
-  EventRepository,
-  type WebhookDelivery,
-  WebhookDeliveryRepository
-} from "@levy/storage"
+import { type AttemptRecord, EventRepository, WebhookDeliveryRepository } from "@levy/storage"
 import { Chunk, Effect, FiberSet, Option, Queue } from "effect"
 import * as Attempt from "./Attempt.js"
 import type { DispatcherConfig } from "./DispatcherConfig.js"
@@ -45,7 +39,8 @@ export const run = (config: DispatcherConfig) =>
       const fibers = yield* FiberSet.make<void, never>()
       // Unique per dispatcher: the lease holder recorded on each claimed delivery.
       const owner = `${hostname()}/${process.pid}/${Math.random().toString(36).slice(2, 10)}`
-      // Only this loop's fiber and its children touch it; JavaScript runs them one at a time.
+      // Only this loop's fiber, its children and their callbacks touch it; JavaScript runs
+      // them one at a time.
       let inFlight = 0
       const lowWater = Math.floor(config.concurrency / 2)
 
@@ -67,34 +62,45 @@ export const run = (config: DispatcherConfig) =>
         Effect.flatMap(Queue.takeAll(outcomes), (rest) => record(Chunk.toReadonlyArray(rest)))
       )
 
-      const deliver = (d: WebhookDelivery, event: Event | undefined) =>
-        attempt(config, d, event).pipe(
-          Effect.flatMap(
-            Option.match({
-              onNone: () => Effect.void,
-              onSome: (outcome) =>
-                Queue.offer(outcomes, {
-                  tenant: { accountId: d.accountId, livemode: d.livemode },
-                  deliveryId: d.id,
-                  outcome
-                })
+      /** Frees `n` slots; claims again once half are free: one claim per many deliveries. */
+      const release = (n: number) => {
+        const before = inFlight
+        inFlight -= n
+        if (before > lowWater && inFlight <= lowWater) work.unsafeSignal()
+      }
+
+      /** The attempts at one claim's deliveries to one endpoint, in one fiber. */
+      const deliver = (items: ReadonlyArray<Attempt.Item>) => {
+        let left = items.length
+        const done: Attempt.Done = (d, outcome) => {
+          // After the group ended (interrupted), its slots are already free.
+          if (left === 0) return
+          left--
+          if (Option.isSome(outcome)) {
+            outcomes.unsafeOffer({
+              tenant: { accountId: d.accountId, livemode: d.livemode },
+              deliveryId: d.id,
+              outcome: outcome.value
             })
-          ),
-          // Store unavailable: the lease lapses and the delivery is tried again.
+          }
+          release(1)
+        }
+        return attempt(config, items, done).pipe(
+          // Store unavailable: the leases lapse and the deliveries are tried again.
           Effect.catchAllCause((cause) =>
-            Effect.logWarning("webhook attempt failed", cause).pipe(
-              Effect.annotateLogs({ delivery: d.id })
+            Effect.logWarning("webhook attempts failed", cause).pipe(
+              Effect.annotateLogs({ deliveries: items.map((i) => i.delivery.id).join(",") })
             )
           ),
           Effect.ensuring(
-            Effect.suspend(() => {
-              inFlight--
-              // Claim again once half the slots are free: one claim per many deliveries.
-              return inFlight === lowWater ? work.signal : Effect.void
+            Effect.sync(() => {
+              const rest = left
+              left = 0
+              if (rest > 0) release(rest)
             })
-          ),
-          Effect.asVoid
+          )
         )
+      }
 
       /** One fan-out step; whether another should follow at once (a full batch). */
       const fanOut = Effect.gen(function* () {
@@ -114,13 +120,18 @@ export const run = (config: DispatcherConfig) =>
           claimed.map((d) => ({ accountId: d.accountId, livemode: d.livemode, id: d.eventId }))
         )
         const byId = new Map(found.map((e) => [`${e.accountId}/${e.livemode}/${e.id}`, e]))
+        // One group, and one fiber, per endpoint: its deliveries share the endpoint's read
+        // and URL check, and a slow endpoint holds up only its own.
+        const groups = new Map<string, Array<Attempt.Item>>()
         for (const d of claimed) {
-          inFlight++
-          yield* FiberSet.run(
-            fibers,
-            deliver(d, byId.get(`${d.accountId}/${d.livemode}/${d.eventId}`))
-          )
+          const key = `${d.accountId}/${d.livemode}/${d.endpointId}`
+          const item = { delivery: d, event: byId.get(`${d.accountId}/${d.livemode}/${d.eventId}`) }
+          const group = groups.get(key)
+          if (group === undefined) groups.set(key, [item])
+          else group.push(item)
         }
+        inFlight += claimed.length
+        for (const group of groups.values()) yield* FiberSet.run(fibers, deliver(group))
         return claimed.length === limit && inFlight < config.concurrency
       })
 

@@ -26,6 +26,24 @@ export interface SendRequest {
   readonly livemode: boolean
 }
 
+/** Where requests go: one URL at one approved address in one mode (`routeOf`). */
+export interface Route {
+  readonly pool: Pool
+  readonly origin: string
+  readonly path: string
+  /** Basic credentials from the URL, as node:http sent them; null when it has none. */
+  readonly authorization: string | null
+}
+
+/** One request on a route. */
+export interface Message {
+  /** Header names and values, alternately (undici's flat form). */
+  readonly headers: ReadonlyArray<string>
+  readonly body: string
+  readonly timeoutMs: number
+  readonly maxResponseBytes: number
+}
+
 /** The receiver's answer (any status), or why there was none. */
 export type SendResult =
   | { readonly _tag: "Response"; readonly statusCode: number; readonly retryAfter: string | null }
@@ -50,8 +68,8 @@ const MAX_POOLS = 1_000
 // now resolves elsewhere.
 const pools = new Map<string, Pool>()
 
-const poolFor = (r: SendRequest): Pool => {
-  const key = `${r.livemode ? "live" : "test"} ${r.url.origin} ${r.address.family}/${r.address.address}`
+const poolFor = (url: URL, address: Address, livemode: boolean): Pool => {
+  const key = `${livemode ? "live" : "test"} ${url.origin} ${address.family}/${address.address}`
   const found = pools.get(key)
   if (found !== undefined) return found
   if (pools.size >= MAX_POOLS) {
@@ -59,9 +77,9 @@ const poolFor = (r: SendRequest): Pool => {
     pools.delete(oldestKey)
     oldest.close().catch(() => undefined)
   }
-  const pool = new Pool(r.url.origin, {
+  const pool = new Pool(url.origin, {
     connections: CONNECTIONS,
-    connect: { lookup: pinned(r.address) }
+    connect: { lookup: pinned(address) }
   })
   pools.set(key, pool)
   return pool
@@ -97,80 +115,154 @@ const headerOf = (raw: ReadonlyArray<Buffer>, name: string): string | null => {
   return null
 }
 
-/** The request's headers: the caller's, plus Basic credentials when the URL carries them (as node:http sent them). */
-const headersOf = (r: SendRequest): Record<string, string> => {
-  if (r.url.username === "" && r.url.password === "") return { ...r.headers }
-  const credentials = `${decodeURIComponent(r.url.username)}:${decodeURIComponent(r.url.password)}`
-  return { ...r.headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` }
+/**
+ * The route to `url` at `address`: worked out once for the deliveries a dispatcher sends
+ * together to one endpoint, not per request.
+ */
+export const routeOf = (url: URL, address: Address, livemode: boolean): Route => {
+  const authorization =
+    url.username === "" && url.password === ""
+      ? null
+      : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`
+  return {
+    pool: poolFor(url, address, livemode),
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    authorization
+  }
 }
 
-const post = (r: SendRequest): Effect.Effect<SendResult> =>
-  Effect.async<SendResult>((resume) => {
-    let settled = false
-    // Set once the request is on a connection; until then a deadline or interruption is
-    // carried out by `onConnect`.
-    let abort: ((error?: Error) => void) | undefined
-    let statusCode = 0
-    let retryAfter: string | null = null
-    let read = 0
-    const finish = (result: SendResult) => {
-      if (settled) return
-      settled = true
-      clearTimeout(deadline)
-      resume(Effect.succeed(result))
-    }
-    const answer = (): SendResult => ({ _tag: "Response", statusCode, retryAfter })
-    const handler: Dispatcher.DispatchHandlers = {
-      onConnect: (abortRequest) => {
-        abort = abortRequest
-        // Timed out or interrupted while waiting for a connection: never send.
-        if (settled) abortRequest()
-      },
-      onHeaders: (status, headers) => {
-        // 1xx are interim: the final status follows.
-        if (status >= 200) {
-          statusCode = status
-          retryAfter = headerOf(headers, "retry-after")
-        }
-        return true
-      },
-      onData: (chunk) => {
-        read += chunk.length
-        if (read > r.maxResponseBytes) {
-          // Enough: the status decides; the rest is not read (aborting drops the connection).
-          finish(answer())
-          abort?.()
-        }
-        return true
-      },
-      onComplete: () => finish(answer()),
-      // A status already received stands (the body broke off); else there was no answer.
-      onError: (error) =>
-        finish(statusCode !== 0 ? answer() : { _tag: "NoResponse", error: failureOf(error) })
-    }
+/**
+ * One request in flight: undici's handler, the deadline and the cancel in one object, its
+ * steps methods rather than closures made per request (the dispatcher sends thousands a
+ * second: docs/performance.md "Webhook delivery").
+ */
+class Exchange implements Dispatcher.DispatchHandlers {
+  private settled = false
+  // Set once the request is on a connection; until then a deadline or cancel is carried
+  // out by `onConnect`.
+  private abort: ((error?: Error) => void) | undefined = undefined
+  private statusCode = 0
+  private retryAfter: string | null = null
+  private read = 0
+  private readonly deadline: ReturnType<typeof setTimeout>
+
+  constructor(
+    private readonly message: Message,
+    private readonly onResult: (result: SendResult) => void
+  ) {
     // The deadline as a plain timer, not `Effect.timeout`: that races a second fiber and a
     // sleep against every delivery (docs/performance.md "Webhook delivery").
-    const deadline = setTimeout(() => {
-      finish({ _tag: "NoResponse", error: `timed out after ${r.timeoutMs} ms` })
-      abort?.()
-    }, r.timeoutMs)
-    poolFor(r).dispatch(
-      {
-        origin: r.url.origin,
-        path: `${r.url.pathname}${r.url.search}`,
-        method: "POST",
-        headers: headersOf(r),
-        body: r.body
-      },
-      handler
+    this.deadline = setTimeout(timedOut, message.timeoutMs, this)
+  }
+
+  private finish(result: SendResult) {
+    if (this.settled) return
+    this.settled = true
+    clearTimeout(this.deadline)
+    this.onResult(result)
+  }
+
+  private answer(): SendResult {
+    return { _tag: "Response", statusCode: this.statusCode, retryAfter: this.retryAfter }
+  }
+
+  /** No complete answer within the deadline. */
+  expire() {
+    this.finish({ _tag: "NoResponse", error: `timed out after ${this.message.timeoutMs} ms` })
+    this.abort?.()
+  }
+
+  /** Drops the connection, or never sends when the request is still waiting for one. */
+  cancel() {
+    this.settled = true
+    clearTimeout(this.deadline)
+    this.abort?.()
+  }
+
+  onConnect(abortRequest: (error?: Error) => void) {
+    this.abort = abortRequest
+    // Timed out or cancelled while waiting for a connection: never send.
+    if (this.settled) abortRequest()
+  }
+
+  onHeaders(status: number, headers: Array<Buffer>) {
+    // 1xx are interim: the final status follows.
+    if (status >= 200) {
+      this.statusCode = status
+      this.retryAfter = headerOf(headers, "retry-after")
+    }
+    return true
+  }
+
+  onData(chunk: Buffer) {
+    this.read += chunk.length
+    if (this.read > this.message.maxResponseBytes) {
+      // Enough: the status decides; the rest is not read (aborting drops the connection).
+      this.finish(this.answer())
+      this.abort?.()
+    }
+    return true
+  }
+
+  onComplete() {
+    this.finish(this.answer())
+  }
+
+  // A status already received stands (the body broke off); else there was no answer.
+  onError(error: Error) {
+    this.finish(
+      this.statusCode !== 0 ? this.answer() : { _tag: "NoResponse", error: failureOf(error) }
     )
-    // On interruption: drop the connection (or never send, when not yet on one).
-    return Effect.sync(() => {
-      settled = true
-      clearTimeout(deadline)
-      abort?.()
-    })
-  })
+  }
+}
+
+const timedOut = (exchange: Exchange) => exchange.expire()
+
+/** What a caller may do with a request in flight. */
+export interface InFlight {
+  /** Drops the connection, or never sends when the request is still waiting for one. */
+  readonly cancel: () => void
+}
+
+/**
+ * Sends `message` on `route` and calls `onResult` once with the answer (any status) or why
+ * there was none, unless cancelled first. A plain callback, not an effect: the dispatcher
+ * runs the attempts of a claimed batch side by side in one fiber (docs/performance.md
+ * "Webhook delivery").
+ */
+export const dispatch = (
+  route: Route,
+  message: Message,
+  onResult: (result: SendResult) => void
+): InFlight => {
+  const exchange = new Exchange(message, onResult)
+  route.pool.dispatch(
+    {
+      origin: route.origin,
+      path: route.path,
+      method: "POST",
+      headers:
+        route.authorization === null
+          ? (message.headers as Array<string>)
+          : [...message.headers, "authorization", route.authorization],
+      body: message.body
+    },
+    exchange
+  )
+  return exchange
+}
 
 /** Sends `r`; an answer not complete within the deadline counts as no response. */
-export const send = (r: SendRequest): Effect.Effect<SendResult> => post(r)
+export const send = (r: SendRequest): Effect.Effect<SendResult> =>
+  Effect.async<SendResult>((resume) => {
+    const headers: Array<string> = []
+    for (const [name, value] of Object.entries(r.headers)) headers.push(name, value)
+    const inFlight = dispatch(
+      routeOf(r.url, r.address, r.livemode),
+      { headers, body: r.body, timeoutMs: r.timeoutMs, maxResponseBytes: r.maxResponseBytes },
+      (result) => resume(Effect.succeed(result))
+    )
+    // On interruption: drop the connection (or never send, when not yet on one).
+    return Effect.sync(() => inFlight.cancel())
+  })

@@ -9,12 +9,17 @@ import { Context, Effect, Layer, Queue } from "effect"
 export interface Signal {
   /** Asks for a round now; never blocks. */
   readonly signal: Effect.Effect<void>
+  /** `signal` from outside any fiber (a callback). */
+  readonly unsafeSignal: () => void
   /** Waits for a signal, or `ms` at most. */
   readonly wait: (ms: number) => Effect.Effect<void>
 }
 
 export const makeSignal: Effect.Effect<Signal> = Effect.map(Queue.sliding<void>(1), (queue) => ({
   signal: Effect.asVoid(Queue.offer(queue, undefined)),
+  unsafeSignal: () => {
+    queue.unsafeOffer(undefined)
+  },
   wait: (ms: number) =>
     Effect.raceFirst(Queue.take(queue), Effect.sleep(ms)).pipe(
       // Drop a signal that arrived meanwhile: the coming round will see its work.

@@ -92,29 +92,36 @@ export const make = Effect.gen(function* () {
           Effect.flatMap(webhookEndpoints.decodeAll)
         )
         const now = yield* Clock.currentTimeMillis
-        const rows: Array<WebhookDelivery> = []
+        // What differs from row to row; the rest is the same for every new delivery.
+        const rows: Array<{
+          id: string
+          account_id: string
+          livemode: boolean
+          endpoint_id: string
+          event_id: string
+        }> = []
         for (const e of events) {
           for (const ep of endpoints) {
             if (ep.accountId !== e.account_id || ep.livemode !== e.livemode) continue
             if (!subscribes(ep.enabledEvents, e.type)) continue
             rows.push({
               id: yield* ids.make("wd"),
-              accountId: e.account_id,
+              account_id: e.account_id,
               livemode: e.livemode,
-              endpointId: ep.id,
-              eventId: e.id,
-              status: "pending",
-              attempts: 0,
-              nextAttemptAtMs: now,
-              leaseOwner: null,
-              leaseExpiresAtMs: null,
-              created: Math.floor(now / 1000)
+              endpoint_id: ep.id,
+              event_id: e.id
             })
           }
         }
-        // In chunks: a statement takes at most 65,535 parameters (11 per row).
+        // The rows as one JSON parameter, not 11 parameters a row. In chunks, to bound a
+        // statement's size.
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-          yield* sql`INSERT INTO webhook_deliveries ${webhookDeliveries.insert(sql, rows.slice(i, i + INSERT_CHUNK))}
+          yield* sql`INSERT INTO webhook_deliveries (id, account_id, livemode, endpoint_id, event_id,
+              status, attempts, next_attempt_at_ms, lease_owner, lease_expires_at_ms, created)
+            SELECT id, account_id, livemode, endpoint_id, event_id, 'pending', 0, ${now}::bigint,
+              NULL, NULL, ${Math.floor(now / 1000)}::bigint
+            FROM jsonb_to_recordset(${SqlSupport.json(rows.slice(i, i + INSERT_CHUNK))}::jsonb)
+              AS t(id text, account_id text, livemode boolean, endpoint_id text, event_id text)
             ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING`
         }
         for (const account of accounts) {
