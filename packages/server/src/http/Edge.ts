@@ -141,7 +141,9 @@ const queryOf = (url: string): Record<string, string | Array<string>> => {
   const params: Record<string, string | Array<string>> = {}
   const start = url.indexOf("?")
   if (start === -1) return params
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+  const fragment = url.indexOf("#", start)
+  const query = url.slice(start + 1, fragment === -1 ? undefined : fragment)
+  for (const [name, value] of new URLSearchParams(query)) {
     const seen = params[name]
     if (seen === undefined) params[name] = value
     else if (Array.isArray(seen)) seen.push(value)
@@ -418,7 +420,12 @@ export const make = Effect.gen(function* () {
       // Every log line of the request names it, as the response header does.
       return Effect.zipRight(
         RequestId.annotateLogs(requestId),
-        Effect.map(answered(route(request, headers)), (response) => ({ response, headers }))
+        Effect.map(
+          // Suspended: a throw while routing is a defect answered as a 500, never one that
+          // escapes into node's event loop.
+          answered(Effect.suspend(() => route(request, headers))),
+          (response) => ({ response, headers })
+        )
       )
     },
     runtime
