@@ -16,11 +16,12 @@ import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import * as ApiServices from "./ApiServices.js"
 import * as Accounts from "./access/Accounts.js"
 import * as Store from "./cli/Store.js"
+import * as Edge from "./http/Edge.js"
 import { defaults, EdgeConfig } from "./http/EdgeConfig.js"
 import * as NodeListener from "./http/NodeListener.js"
 import * as RateLimitStore from "./http/RateLimitStore.js"
 import * as WebHandler from "./http/WebHandler.js"
-import { ApiLive, edge } from "./Server.js"
+import { ApiLive } from "./Server.js"
 import type { DispatcherConfig } from "./webhooks/DispatcherConfig.js"
 import * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
@@ -61,9 +62,9 @@ class Handlers extends Context.Tag("@levy/server/Mount/Handlers")<
 /** Both transports over one edge; tracing off, as in `Server.layer` (nothing exports the spans). */
 const handlers = Layer.effect(
   Handlers,
-  Effect.map(edge, ({ edge, maxBodyBytes }) => ({
-    fetch: WebHandler.make(edge, maxBodyBytes),
-    listener: NodeListener.make(edge, maxBodyBytes)
+  Effect.map(Edge.make, (edge) => ({
+    fetch: WebHandler.make(edge),
+    listener: NodeListener.make(edge)
   }))
 ).pipe(Layer.provide(ApiLive))
 

@@ -13,7 +13,6 @@ import { EstimatesLive } from "./estimates/EstimatesLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { FeeConfigsLive } from "./feeConfigs/FeeConfigsLive.js"
 import * as Edge from "./http/Edge.js"
-import { EdgeConfig } from "./http/EdgeConfig.js"
 import { KeylessRoutes } from "./http/KeylessRoute.js"
 import * as NodeListener from "./http/NodeListener.js"
 import * as NodeServer from "./http/NodeServer.js"
@@ -54,13 +53,6 @@ export const ApiLive = Layer.mergeAll(
   KeylessRoutesLive
 )
 
-/** The edge over `ApiLive`, with the body limit its transports read within. */
-export const edge = Effect.gen(function* () {
-  const made = yield* Edge.make
-  const { maxBodyBytes } = yield* EdgeConfig
-  return { edge: made, maxBodyBytes }
-})
-
 /**
  * How long a client may take (milliseconds): to send its headers, and its whole request.
  * A slow-drip client (one byte now and then) is cut off with a 408 when either runs out
@@ -87,11 +79,11 @@ export const layer = (options: {
 }) =>
   Layer.scoped(
     HttpServer.HttpServer,
-    Effect.flatMap(edge, ({ edge, maxBodyBytes }) =>
+    Effect.flatMap(Edge.make, (edge) =>
       NodeServer.make(
         () => createServerWith(options.timeouts ?? defaultTimeouts),
         { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) },
-        NodeListener.make(edge, maxBodyBytes)
+        NodeListener.make(edge)
       )
     )
   ).pipe(Layer.provide(ApiLive), Layer.provide(Layer.setTracerEnabled(false)))

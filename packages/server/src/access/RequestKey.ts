@@ -1,7 +1,8 @@
 /**
- * The edge's lookup of the request's bearer secret, carried as a service of the request's
- * context: http/Edge.ts provides it around the router, and the Authorization middleware
- * (AuthorizationLive.ts) reads it to reuse the edge's answer instead of a second lookup.
+ * An edge's lookup of the request's bearer secret, carried as a service of the request's
+ * context, for the Authorization middleware (AuthorizationLive.ts) to reuse instead of a
+ * second lookup when the contract is served with HttpApiBuilder behind such an edge. Levy's
+ * own edge (http/Edge.ts) hands its lookup to `authorizeHeader` directly.
  * Request state travels this way, never in a FiberRef: a service is given to exactly the
  * effect it is provided to, while a FiberRef is state any fiber could set or carry along.
  */

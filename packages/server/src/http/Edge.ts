@@ -62,6 +62,8 @@ export interface Edge {
   readonly answer: (request: EdgeRequest) => Effect.Effect<Answer>
   /** What `answer` runs on: the server's context with every group's handlers' (ApiHandlers.ts). */
   readonly runtime: Runtime.Runtime<never>
+  /** The largest body the transports read for it (`EdgeConfig`). */
+  readonly maxBodyBytes: number
 }
 
 /** A response, and the headers the edge adds to it. */
@@ -70,22 +72,17 @@ export interface Answer {
   readonly headers: Readonly<Record<string, string>>
 }
 
-const tooLarge = (max: number) =>
-  new ApiError.PayloadTooLargeError({
-    message: `Request bodies may be at most ${max} bytes.`
+const notJson = () =>
+  new ApiError.InvalidRequestError({
+    code: "body_invalid",
+    message: "The request body could not be read as JSON."
   })
 
-/** The error for a body that could not be read, by the `cause` the read failed with. */
-export const unreadableBody = (cause: unknown, maxBodyBytes: number): ApiError.LevyError => {
-  if (cause instanceof Error && cause.message === "maxBytes exceeded") return tooLarge(maxBodyBytes)
-  return new ApiError.InvalidRequestError({
+const tooDeep = () =>
+  new ApiError.InvalidRequestError({
     code: "body_invalid",
-    message:
-      cause instanceof Error && cause.message === JsonDepth.TOO_DEEP
-        ? `The request body nests more than ${JsonDepth.MAX_DEPTH} levels deep.`
-        : "The request body could not be read as JSON."
+    message: `The request body nests more than ${JsonDepth.MAX_DEPTH} levels deep.`
   })
-}
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string"
@@ -160,11 +157,11 @@ const decodeWith = (
   decode._tag === "None" ? Either.right(undefined) : decode.value(input())
 
 /** JSON text as the platform reads a body (`""` is `null`). */
-const parse = (text: string, maxBodyBytes: number): Either.Either<unknown, ApiError.LevyError> => {
+const parse = (text: string): Either.Either<unknown, ApiError.LevyError> => {
   try {
     return Either.right(text === "" ? null : (JSON.parse(text) as unknown))
-  } catch (error) {
-    return Either.left(unreadableBody(error, maxBodyBytes))
+  } catch {
+    return Either.left(notJson())
   }
 }
 
@@ -249,7 +246,7 @@ export const make = Effect.gen(function* () {
             endpoint.decodePayload._tag === "None"
               ? Either.right(undefined)
               : Either.flatMap(
-                  parse(request.body._tag === "Text" ? request.body.text : "", max),
+                  parse(request.body._tag === "Text" ? request.body.text : ""),
                   endpoint.decodePayload.value
                 ),
           headers: decodeWith(endpoint.decodeHeaders, () => request.headers),
@@ -273,9 +270,9 @@ export const make = Effect.gen(function* () {
   /** The body checks of a request to a known route that carries a body. */
   const bodyProblem = (request: EdgeRequest): ApiError.LevyError | undefined => {
     const body = request.body
-    if (body._tag === "TooLarge") return tooLarge(max)
-    if (body._tag === "Unreadable") return unreadableBody(undefined, max)
-    if (JsonDepth.exceeds(body.text)) return unreadableBody(new Error(JsonDepth.TOO_DEEP), max)
+    if (body._tag === "TooLarge") return BodyLimit.tooLarge(max)
+    if (body._tag === "Unreadable") return notJson()
+    if (JsonDepth.exceeds(body.text)) return tooDeep()
     return NulText.checkBody(body.text)
   }
 
@@ -309,7 +306,7 @@ export const make = Effect.gen(function* () {
     const hasBody =
       (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
     if (known && hasBody) {
-      if (length !== undefined && Number(length) > max) return Effect.fail(tooLarge(max))
+      if (length !== undefined && Number(length) > max) return Effect.fail(BodyLimit.tooLarge(max))
       if (!isJson(request.headers["content-type"])) {
         return Effect.fail(
           new ApiError.InvalidRequestError({
@@ -428,7 +425,8 @@ export const make = Effect.gen(function* () {
         )
       )
     },
-    runtime
+    runtime,
+    maxBodyBytes: max
   } satisfies Edge
 })
 

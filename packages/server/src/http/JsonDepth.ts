@@ -7,9 +7,6 @@
 /** Deepest nesting of objects and arrays accepted. */
 export const MAX_DEPTH = 64
 
-/** The message of the cause a too-deep body fails with (the edge words the 400 by it). */
-export const TOO_DEEP = "json nested too deep"
-
 /** Whether the JSON text nests objects/arrays more than `max` levels (brackets in strings ignored). */
 export const exceeds = (text: string, max: number = MAX_DEPTH): boolean => {
   let depth = 0

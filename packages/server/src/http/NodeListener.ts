@@ -33,10 +33,10 @@ export const write = (
 }
 
 /** The listener answering with `edge`. */
-export const make = (edge: Edge, maxBodyBytes: number): Listener => {
+export const make = (edge: Edge): Listener => {
   const run = Runtime.runCallback(edge.runtime)
   return (incoming, response) =>
-    EdgeRequest.fromNode(incoming, maxBodyBytes, (request) => {
+    EdgeRequest.fromNode(incoming, edge.maxBodyBytes, (request) => {
       const cancel = run(edge.answer(request), {
         onExit: (exit) => {
           // Nothing thrown here may reach node's event loop: it would end the process.

@@ -9,11 +9,11 @@ import type { Edge } from "./Edge.js"
 import * as EdgeRequest from "./EdgeRequest.js"
 
 /** The handler answering with `edge`. */
-export const make = (edge: Edge, maxBodyBytes: number) => {
+export const make = (edge: Edge) => {
   const run = Runtime.runPromise(edge.runtime)
   return (request: Request): Promise<Response> =>
     run(
-      EdgeRequest.fromWeb(request, maxBodyBytes).pipe(
+      EdgeRequest.fromWeb(request, edge.maxBodyBytes).pipe(
         Effect.flatMap(edge.answer),
         Effect.map(({ response, headers }) =>
           HttpServerResponse.toWeb(HttpServerResponse.setHeaders(response, headers))

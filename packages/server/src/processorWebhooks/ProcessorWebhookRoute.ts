@@ -28,6 +28,7 @@ import {
   type Transactions
 } from "@levy/storage"
 import { Effect, Option } from "effect"
+import * as BodyLimit from "../http/BodyLimit.js"
 import { EdgeConfig } from "../http/EdgeConfig.js"
 import type { EdgeRequest } from "../http/EdgeRequest.js"
 import type { KeylessRoute } from "../http/KeylessRoute.js"
@@ -47,9 +48,6 @@ const notFound = (pathname: string) =>
     message: `No processor webhook at ${pathname}: the URL is /v1/processor-webhooks/<account id>/<test|live>/<processor>, for a processor configured for that account and mode with its webhook secret (/v1/processor-config).`
   })
 
-const tooLarge = (max: number) =>
-  new ApiError.PayloadTooLargeError({ message: `Request bodies may be at most ${max} bytes.` })
-
 const invalid = (error: NotificationInvalid) =>
   new ApiError.InvalidRequestError({
     code: error.reason === "signature" ? "signature_invalid" : "body_invalid",
@@ -62,7 +60,7 @@ const rawBody = (request: EdgeRequest, max: number) => {
     case "Text":
       return Effect.succeed(request.body.text)
     case "TooLarge":
-      return Effect.fail(tooLarge(max))
+      return Effect.fail(BodyLimit.tooLarge(max))
     case "Unreadable":
       return Effect.fail(
         new ApiError.InvalidRequestError({
