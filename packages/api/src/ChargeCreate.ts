@@ -1,7 +1,10 @@
 /**
  * The body of `POST /v1/charges`: the estimate's fields plus the payment `source` (a test
  * token in test mode), `customer`, `description` and `metadata` within the limits of
- * docs/design.md §9. Unknown fields are refused, naming the field.
+ * docs/design.md §9. Unknown fields are refused, naming the field. A charge is judged on the
+ * server's day with the account's configured cost of acceptance (docs/design.md §3): the
+ * estimate's what-if inputs `date` and `costOfAcceptance` are refused here with a message that
+ * says where they belong.
  */
 import { Schema } from "effect"
 import * as EstimateRequest from "./EstimateRequest.js"
@@ -23,10 +26,30 @@ export const TestTokens = [
   "tok_chargeDispute"
 ] as const
 
+/**
+ * A what-if input of estimates and compliance checks that a charge does not take: declared so
+ * that sending it is refused with `message`, not only as an unknown field.
+ */
+const notOnCharges = (message: string) =>
+  Schema.optional(
+    Schema.Never.annotations({
+      description: `Not taken on charges: ${message}`,
+      message: () => ({ message, override: true })
+    })
+  )
+
+const { date: _date, costOfAcceptance: _costOfAcceptance, ...chargeFields } = EstimateRequest.fields
+
 /** The charge request. */
 export const ChargeCreate = closed(
   Schema.Struct({
-    ...EstimateRequest.fields,
+    ...chargeFields,
+    date: notOnCharges(
+      "a charge is judged by the rules in force on the day it is made. To see another day's rules, pass date to POST /v1/regions/check-compliance."
+    ),
+    costOfAcceptance: notOnCharges(
+      "a charge uses the fee configuration's costOfAcceptance. Set it with POST /v1/fee-configs, or pass costOfAcceptance to POST /v1/regions/check-compliance to try another."
+    ),
     source: Schema.optional(
       Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)).annotations({
         description: `Payment source token; in test mode one of ${TestTokens.join(", ")} (default tok_visa).`

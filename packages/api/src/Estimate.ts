@@ -70,7 +70,13 @@ export const Estimate = Schema.Struct({
     description:
       "The verdict on convenienceFee; disclosureText is the text to show the payer for it (null when the fee is 0)."
   }),
-  configured: ConfiguredFee.ConfiguredFee
+  configured: ConfiguredFee.ConfiguredFee,
+  whatIf: Schema.optional(
+    Schema.Literal(true).annotations({
+      description:
+        "Present when the estimate was asked for another day (date) or another cost of acceptance than the account's: a what-if that no charge will collect, since a charge is judged on the server's day with the configured cost of acceptance."
+    })
+  )
 }).annotations({ identifier: "Estimate" })
 export type Estimate = typeof Estimate.Type
 

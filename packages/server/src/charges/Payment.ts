@@ -81,8 +81,22 @@ export const checkCard = (
         return yield* new CardMismatch({ field, asked, source, card: describeCard(card) })
       }
     }
-    return { ...request, ...card }
+    // The four card fields only: the request is a whole charge request, and nothing else of it
+    // may reach the fee through here (docs/design.md §3).
+    return {
+      ...pick(request),
+      ...card
+    }
   })
+
+const pick = (request: CardFields): CardFields => ({
+  ...(request.cardType === undefined ? {} : { cardType: request.cardType }),
+  ...(request.cardNetwork === undefined ? {} : { cardNetwork: request.cardNetwork }),
+  ...(request.cardIssuingCountry === undefined
+    ? {}
+    : { cardIssuingCountry: request.cardIssuingCountry }),
+  ...(request.cardholder === undefined ? {} : { cardholder: request.cardholder })
+})
 
 /**
  * A fee the engine could not make compliant is refused; so is one it had to lower when the

@@ -132,6 +132,27 @@ const resume = (
     return yield* finish(processor, charge, Option.some(claim), true)
   })
 
+/**
+ * The fee request of a charge: the amount, the currency and what the merchant states about the
+ * payment, picked by name. What the charge does not choose is never read, even from a caller
+ * that skipped the schema: the day is the server's and the cost of acceptance the account's
+ * (docs/design.md §3), so no request can pick the rules that judge it.
+ */
+const chargeContext = (input: ChargeCreate.ChargeCreate): Estimate.FeeRequest => ({
+  amount: input.amount,
+  currency: input.currency,
+  cardType: input.cardType,
+  cardNetwork: input.cardNetwork,
+  cardholder: input.cardholder,
+  cardScheme: input.cardScheme,
+  cardIssuingCountry: input.cardIssuingCountry,
+  channel: input.channel,
+  standardChannel: input.standardChannel,
+  feeType: input.feeType,
+  disclosed: input.disclosed,
+  recurring: input.recurring
+})
+
 /** Phase 1: the quote, and the charge written pending with the key it is collected under. */
 const begin = (
   tenant: Tenant.Tenant,
@@ -145,15 +166,13 @@ const begin = (
     // Read without writing: a refused charge leaves no configuration row behind.
     const config = yield* Config.inForce(tenant)
     const schedule = yield* Effect.orDieWith(Config.scheduleOf(config), Config.refused)
-    const { costOfAcceptance, region, source: _, customer, description, metadata, ...rest } = input
+    const { customer, description, metadata } = input
     const ruleset = yield* Config.pinnedRuleset(yield* ComplianceRules, config)
     const quote = yield* Estimate.chargeQuote(schedule, ruleset, {
-      ...rest,
+      ...chargeContext(input),
       ...card,
-      region: yield* Config.regionOf(config, region),
-      costOfAcceptance: yield* Config.costOfAcceptanceOf(
-        costOfAcceptance ?? config.costOfAcceptance
-      ),
+      region: yield* Config.regionOf(config, input.region),
+      costOfAcceptance: yield* Config.costOfAcceptanceOf(config.costOfAcceptance),
       allowUncertain: config.allowUncertain
     })
     yield* Payment.checkCompliant(quote, config.nonCompliant)

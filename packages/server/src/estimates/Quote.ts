@@ -31,5 +31,9 @@ export const quote = (
   // Under `reject` a charge is refused, not lowered: the estimate says so.
   const quoted =
     config.nonCompliant === "reject" ? Estimate.asConfigured(estimated.right) : estimated.right
-  return Either.right(EstimateWire.fromEngine(quoted))
+  const wire = EstimateWire.fromEngine(quoted)
+  // A day or a cost of acceptance of the caller's choosing: no charge is judged by them.
+  return Either.right(
+    payload.date === undefined && costOfAcceptance === undefined ? wire : { ...wire, whatIf: true }
+  )
 }
