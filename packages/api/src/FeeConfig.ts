@@ -27,7 +27,11 @@ export const PendingChange = Schema.Struct({
     identifier: "FeeConfigChanges",
     description: "The fields the change sets."
   }),
-  requestedAt: Timestamp
+  requestedAt: Timestamp,
+  stale: Schema.Boolean.annotations({
+    description:
+      "true when another change was applied after this one was requested: it was judged against a configuration no longer in force, so it can no longer be approved (409 fee_config_change_stale); cancel it and request it again."
+  })
 }).annotations({ identifier: "PendingChange" })
 export type PendingChange = typeof PendingChange.Type
 

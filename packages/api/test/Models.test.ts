@@ -238,7 +238,12 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
       "US-NY": { maxPercentage: 3, requiresDisclosure: true }
     },
     updated: false,
-    pendingChange: { id: "fcc_1", changes: { percentage: 3.5 }, requestedAt: 1_767_225_600 }
+    pendingChange: {
+      id: "fcc_1",
+      changes: { percentage: 3.5 },
+      requestedAt: 1_767_225_600,
+      stale: false
+    }
   }
 
   it("a live fee configuration with a pending change round-trips", () => {

@@ -41,6 +41,8 @@ interface ApiErrorMap {
   readonly RulesetVersionUnknown: ApiError.InvalidRequestError
   readonly DefaultRegionNotCompliant: ApiError.InvalidRequestError
   readonly FeeChangeAlreadyPending: ApiError.InvalidRequestError
+  readonly FeeConfigContended: ApiError.IdempotencyError
+  readonly FeeChangeStale: ApiError.IdempotencyError
   readonly NoPendingFeeChange: ApiError.NotFoundError
   readonly ApproverIsRequester: ApiError.PermissionError
   readonly WebhookEndpointNotFound: ApiError.NotFoundError
@@ -191,7 +193,22 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
         new ApiError.InvalidRequestError({
           code: "fee_config_change_pending",
           message:
-            "A change is already pending approval: approve or cancel it (POST /v1/fee-configs/pending/approve or /cancel) first."
+            "A change is already pending approval: approve or cancel it (POST /v1/fee-configs/pending/approve or /cancel) first; a stale one (pendingChange.stale) can only be cancelled."
+        })
+      )
+    case "FeeConfigContended":
+      return Effect.fail(
+        new ApiError.IdempotencyError({
+          code: "fee_config_contended",
+          message: `The fee configuration changed ${error.attempts} times while this change was being decided; nothing was written. Retry the request.`
+        })
+      )
+    case "FeeChangeStale":
+      return Effect.fail(
+        new ApiError.IdempotencyError({
+          code: "fee_config_change_stale",
+          param: "id",
+          message: `The pending fee configuration change '${error.id}' was requested against a configuration that has changed since, so approving it would apply something nobody reviewed. Cancel it (POST /v1/fee-configs/pending/cancel) and request it again.`
         })
       )
     case "NoPendingFeeChange":

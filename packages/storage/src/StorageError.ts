@@ -50,3 +50,14 @@ export class StaleCharge extends Schema.TaggedError<StaleCharge>()("StaleCharge"
 export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {
   deliveryId: Schema.String
 }) {}
+
+/**
+ * A compare-and-set lost: the record is no longer at the version the caller decided against
+ * (another change was applied since it read). The caller reads again and decides again.
+ */
+export class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConflict", {
+  entity: Schema.String,
+  id: Schema.String,
+  expected: Schema.Number,
+  found: Schema.Number
+}) {}

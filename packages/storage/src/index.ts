@@ -41,12 +41,14 @@ export {
 export {
   type Applied,
   type Approval,
+  type ChangeToApply,
   type FeeConfig,
   type FeeConfigChange,
   FeeConfigRepository,
   type FeeConfigRepositoryService,
   type NewChange,
-  type Resolution
+  type Resolution,
+  UNSTORED_VERSION
 } from "./FeeConfigRepository.js"
 export {
   type Begun,

@@ -14,6 +14,7 @@ import {
   type StoredResponse
 } from "../src/IdempotencyRepository.js"
 import { random36, timeOrdered } from "../src/Ids.js"
+import type { JsonObject } from "../src/Json.js"
 import * as Page from "../src/Page.js"
 import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
 import type { Tenant } from "../src/Tenant.js"
@@ -664,7 +665,8 @@ for (const store of stores) {
             id: nextId("fcc"),
             changes: { percentage: "3.5" },
             requestedBy: "key_a",
-            at: T0 + 10
+            at: T0 + 10,
+            expected: 0
           })
           expect(raise.status).toBe("pending")
           const second = yield* Effect.either(
@@ -672,7 +674,8 @@ for (const store of stores) {
               id: nextId("fcc"),
               changes: { flatFee: 50 },
               requestedBy: "key_a",
-              at: T0 + 11
+              at: T0 + 11,
+              expected: 0
             })
           )
           expect(Either.isLeft(second) && second.left._tag).toBe("DuplicateRecord")
@@ -708,6 +711,7 @@ for (const store of stores) {
           })
           expect(approved.config.config).toEqual({ ...initial, percentage: "3.5" })
           expect(approved.config.updated).toBe(T0 + 20)
+          expect(approved.config.version).toBe(1)
           expect(approved.change).toMatchObject({
             id: raise.id,
             status: "applied",
@@ -724,7 +728,8 @@ for (const store of stores) {
             id: nextId("fcc"),
             changes: { flatFee: 99 },
             requestedBy: "key_a",
-            at: T0 + 30
+            at: T0 + 30,
+            expected: 1
           })
           const cancelled = yield* configs.cancel(live, { by: "cli", at: T0 + 31 })
           expect(cancelled).toMatchObject({
@@ -737,10 +742,13 @@ for (const store of stores) {
           const lower = yield* configs.apply(live, {
             id: nextId("fcc"),
             changes: { percentage: "2.5" },
+            config: { ...initial, percentage: "2.5" },
             requestedBy: "key_a",
-            at: T0 + 40
+            at: T0 + 40,
+            expected: 1
           })
           expect(lower.config.config.percentage).toBe("2.5")
+          expect(lower.config.version).toBe(2)
           expect(lower.change.previous).toEqual({ ...initial, percentage: "3.5" })
           const history = yield* configs.history(live, {})
           expect(history.data.map((c) => [c.id, c.status])).toEqual([
@@ -750,6 +758,73 @@ for (const store of stores) {
           ])
           expect((yield* configs.history(test, {})).data).toEqual([])
         })
+      )
+
+      it.effect(
+        "fee configuration writes are compare-and-set on its version; a held change is bound to its",
+        () =>
+          Effect.gen(function* () {
+            const { live } = yield* freshAccount
+            const configs = yield* FeeConfigRepository
+            const change = (expected: number, config: JsonObject, at: number) => ({
+              id: nextId("fcc"),
+              changes: config,
+              config,
+              requestedBy: "key_a",
+              at,
+              expected
+            })
+            // No row yet is version 0; a write decided against another version writes nothing.
+            const stale = yield* Effect.either(
+              configs.apply(live, change(1, { percentage: "9" }, T0))
+            )
+            expect(Either.isLeft(stale) && stale.left).toMatchObject({
+              _tag: "VersionConflict",
+              expected: 1,
+              found: 0
+            })
+            expect(yield* configs.get(live)).toEqual(Option.none())
+            const first = yield* configs.apply(live, change(0, { percentage: "5" }, T0 + 1))
+            expect(first.config.version).toBe(1)
+
+            // Two writes decided against the same version: exactly one is applied.
+            const both = yield* Effect.all(
+              [
+                Effect.either(configs.apply(live, change(1, { percentage: "4" }, T0 + 2))),
+                Effect.either(configs.apply(live, change(1, { percentage: "50" }, T0 + 2)))
+              ],
+              { concurrency: "unbounded" }
+            )
+            expect(both.filter(Either.isRight)).toHaveLength(1)
+            expect(both.filter(Either.isLeft).map((e) => e.left._tag)).toEqual(["VersionConflict"])
+            const now = Option.getOrThrow(yield* configs.get(live))
+            expect(now.version).toBe(2)
+
+            // A held change is bound to the version it was requested against.
+            const late = yield* Effect.either(
+              configs.request(live, { ...change(1, { maxFee: null }, T0 + 3) })
+            )
+            expect(Either.isLeft(late) && late.left._tag).toBe("VersionConflict")
+            const held = yield* configs.request(live, change(2, { maxFee: null }, T0 + 4))
+            expect(held.baseVersion).toBe(2)
+            yield* configs.apply(live, change(2, { ...now.config, percentage: "50" }, T0 + 5))
+            const approval = yield* Effect.either(
+              configs.approve(live, {
+                id: held.id,
+                by: "key_b",
+                at: T0 + 6,
+                check: () => Effect.void
+              })
+            )
+            expect(Either.isLeft(approval) && approval.left).toMatchObject({
+              _tag: "VersionConflict",
+              expected: 2,
+              found: 3
+            })
+            // Nothing applied: the configuration and the held change are as they were.
+            expect(Option.getOrThrow(yield* configs.get(live))).toMatchObject({ version: 3 })
+            expect(Option.getOrThrow(yield* configs.pending(live)).id).toBe(held.id)
+          })
       )
 
       it.effect(

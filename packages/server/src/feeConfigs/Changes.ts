@@ -96,7 +96,11 @@ export const applying = <E, R>(
       Effect.gen(function* () {
         const applied = yield* write
         const config = Config.fromJson(applied.config.config)
-        const wire = Config.toWire(rules, tenant, config, { pending, updated: true })
+        const wire = Config.toWire(rules, tenant, config, {
+          pending,
+          version: applied.config.version,
+          updated: true
+        })
         yield* Outbox.recordUnder(claim, tenant, "fee_config.updated", wire)
         yield* Claims.recordSuccess(claim, FeeConfig.FeeConfig, wire)
         return wire

@@ -14,9 +14,14 @@ import {
   type Ruleset,
   RulesetVersions
 } from "@levy/core"
-import { type FeeConfigChange, FeeConfigRepository, type JsonObject, Tenant } from "@levy/storage"
+import {
+  type FeeConfigChange,
+  FeeConfigRepository,
+  type JsonObject,
+  Tenant,
+  UNSTORED_VERSION
+} from "@levy/storage"
 import { type Context, Effect, Either, Option } from "effect"
-import { unavailable } from "../Unavailable.js"
 
 /** The stored configuration: every field of `FeeConfigUpdate`, all present. */
 export interface StoredConfig {
@@ -74,44 +79,25 @@ export const tenantOf = (key: CurrentKey.Key): Tenant.Tenant =>
 /**
  * The configuration in force, read without writing: the stored one, else the defaults. Reads,
  * quotes and charges use it, so a request that is refused leaves no row behind; only a change
- * to the configuration stores it (`current`).
+ * to the configuration stores it.
  */
-export const inForce = (tenant: Tenant.Tenant) =>
+export const inForce = (tenant: Tenant.Tenant) => Effect.map(versioned(tenant), (v) => v.config)
+
+/** The configuration in force with its version: what a change is decided against. */
+export interface Versioned {
+  readonly config: StoredConfig
+  readonly version: number
+}
+
+/** `inForce` with the version a compare-and-set names (docs/design.md §6). */
+export const versioned = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {
     const repo = yield* FeeConfigRepository
     const found = yield* repo.get(tenant)
-    return Option.isSome(found) ? fromJson(found.value.config) : DEFAULT
+    return Option.isSome(found)
+      ? { config: fromJson(found.value.config), version: found.value.version }
+      : { config: DEFAULT, version: UNSTORED_VERSION }
   })
-
-/** `inForce`, a store failure answered 503. */
-export const peek = (tenant: Tenant.Tenant) =>
-  inForce(tenant).pipe(Effect.catchTag("StorageError", unavailable))
-
-/** The current configuration, created with the defaults on first use. */
-export const load = (tenant: Tenant.Tenant) =>
-  Effect.gen(function* () {
-    const repo = yield* FeeConfigRepository
-    const found = yield* repo.get(tenant)
-    if (Option.isSome(found)) return { config: fromJson(found.value.config), record: found.value }
-    const created = yield* repo
-      .initialize(tenant, toJson(DEFAULT), Math.floor(Date.now() / 1000))
-      .pipe(
-        // Another request created it first: read theirs.
-        Effect.catchTag("DuplicateRecord", () =>
-          Effect.flatMap(repo.get(tenant), (again) =>
-            Option.match(again, {
-              onNone: () => Effect.dieMessage("fee configuration vanished after creation"),
-              onSome: Effect.succeed
-            })
-          )
-        )
-      )
-    return { config: fromJson(created.config), record: created }
-  })
-
-/** `load`, a store failure answered 503. */
-export const current = (tenant: Tenant.Tenant) =>
-  load(tenant).pipe(Effect.catchTag("StorageError", unavailable))
 
 /** The engine's schedule for a configuration, or the refusal naming the field. */
 export const scheduleOf = (config: StoredConfig) => FeeSchedule.make(config)
@@ -232,11 +218,15 @@ export const regionsOf = (ruleset: Ruleset.Ruleset, codes: ReadonlyArray<string>
   return out
 }
 
-/** The pending change as the wire shows it. */
-export const pendingOf = (change: FeeConfigChange): FeeConfig.PendingChange => ({
+/**
+ * The pending change as the wire shows it, stale when the configuration is no longer at the
+ * version it was requested against (`version`: the one in force).
+ */
+export const pendingOf = (change: FeeConfigChange, version: number): FeeConfig.PendingChange => ({
   id: change.id,
   changes: change.changes as unknown as FeeConfig.PendingChange["changes"],
-  requestedAt: change.created
+  requestedAt: change.created,
+  stale: change.baseVersion !== version
 })
 
 /** The wire `FeeConfig`. */
@@ -246,6 +236,8 @@ export const toWire = (
   config: StoredConfig,
   extra: {
     readonly pending: Option.Option<FeeConfigChange>
+    /** The version of `config`: a pending change requested against another is stale. */
+    readonly version: number
     readonly updated?: boolean | undefined
   }
 ): FeeConfig.FeeConfig => ({
@@ -273,5 +265,7 @@ export const toWire = (
     ? {}
     : { rulesetVersion: config.rulesetVersion }),
   ...(extra.updated === undefined ? {} : { updated: extra.updated }),
-  ...(Option.isSome(extra.pending) ? { pendingChange: pendingOf(extra.pending.value) } : {})
+  ...(Option.isSome(extra.pending)
+    ? { pendingChange: pendingOf(extra.pending.value, extra.version) }
+    : {})
 })

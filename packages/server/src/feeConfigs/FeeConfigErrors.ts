@@ -36,3 +36,19 @@ export class NoPendingFeeChange extends Data.TaggedError("NoPendingFeeChange")<{
 export class ApproverIsRequester extends Data.TaggedError("ApproverIsRequester")<{
   readonly by: string
 }> {}
+
+/**
+ * The configuration kept changing while this change was decided: each decision found another
+ * change applied before it could write. Nothing was written; the caller may retry.
+ */
+export class FeeConfigContended extends Data.TaggedError("FeeConfigContended")<{
+  readonly attempts: number
+}> {}
+
+/**
+ * The held change was requested against a configuration no longer in force (another change
+ * was applied since): approving it would apply what nobody judged. Cancel it, request again.
+ */
+export class FeeChangeStale extends Data.TaggedError("FeeChangeStale")<{
+  readonly id: string
+}> {}

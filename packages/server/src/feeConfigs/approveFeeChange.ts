@@ -3,7 +3,9 @@
  * by `id` applied with its `fee_config.updated` event, approved `by` someone other than whoever
  * requested it (another secret key; "cli" for the owner on the command line). Both checks, and
  * the compliance of the result, run under the lock that applies it: a change swapped in after
- * the approver looked is not the one named, so it is not applied.
+ * the approver looked is not the one named, so it is not applied; a change requested against a
+ * configuration that moved since is stale (docs/design.md §6): what the approver would apply is
+ * not what was judged, so it is refused too.
  */
 import type { FeeConfig } from "@levy/api"
 import type { FeeError } from "@levy/core"
@@ -16,12 +18,14 @@ import * as Config from "./Config.js"
 import {
   ApproverIsRequester,
   type DefaultRegionNotCompliant,
+  FeeChangeStale,
   NoPendingFeeChange
 } from "./FeeConfigErrors.js"
 import type { FeeConfigServices } from "./updateFeeConfig.js"
 
 export type ApproveFeeChangeError =
   | NoPendingFeeChange
+  | FeeChangeStale
   | ApproverIsRequester
   | FeeError
   | DefaultRegionNotCompliant
@@ -51,7 +55,8 @@ export const approveFeeChange = (
         }).pipe(Effect.provide(context))
     })
     const applied = yield* Changes.applying(tenant, approval, Option.none(), claim).pipe(
-      Effect.catchTag("RecordNotFound", () => new NoPendingFeeChange({ id }))
+      Effect.catchTag("RecordNotFound", () => new NoPendingFeeChange({ id })),
+      Effect.catchTag("VersionConflict", () => new FeeChangeStale({ id }))
     )
     return Written.stored(claim, applied)
   })

@@ -25,8 +25,11 @@ export const cancelFeeChange = (
     const repo = yield* FeeConfigRepository
     const transactions = yield* Transactions
     // A pending change means the configuration is stored; without one nothing is written.
-    const config = yield* Config.inForce(tenant)
-    const wire = Config.toWire(yield* ComplianceRules, tenant, config, { pending: Option.none() })
+    const { config, version } = yield* Config.versioned(tenant)
+    const wire = Config.toWire(yield* ComplianceRules, tenant, config, {
+      pending: Option.none(),
+      version
+    })
     yield* transactions
       .run(
         Effect.zipRight(

@@ -12,7 +12,7 @@ export const retrieveFeeConfig = (
   tenant: Tenant.Tenant
 ): Effect.Effect<FeeConfig.FeeConfig, StorageError, FeeConfigRepository | ComplianceRules> =>
   Effect.gen(function* () {
-    const config = yield* Config.inForce(tenant)
+    const { config, version } = yield* Config.versioned(tenant)
     const pending = yield* Effect.flatMap(FeeConfigRepository, (repo) => repo.pending(tenant))
-    return Config.toWire(yield* ComplianceRules, tenant, config, { pending })
+    return Config.toWire(yield* ComplianceRules, tenant, config, { pending, version })
   })

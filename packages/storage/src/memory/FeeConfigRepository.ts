@@ -7,10 +7,12 @@ import {
   type FeeConfigChange,
   FeeConfigRepository,
   type FeeConfigRepositoryService,
-  PENDING
+  PENDING,
+  STALE_BASE,
+  UNSTORED_VERSION
 } from "../FeeConfigRepository.js"
 import type { JsonObject } from "../Json.js"
-import { DuplicateRecord, RecordNotFound } from "../StorageError.js"
+import { DuplicateRecord, RecordNotFound, VersionConflict } from "../StorageError.js"
 import type { Tenant } from "../Tenant.js"
 import * as MemoryStore from "./MemoryStore.js"
 
@@ -27,13 +29,28 @@ export const make = Effect.gen(function* () {
     [...changes.values()].find(
       (c) => c.accountId === t.accountId && c.livemode === t.livemode && c.status === "pending"
     )
-  const merge = (w: MemoryStore.Writer, t: Tenant, delta: JsonObject, at: number) => {
-    const before = configs.get(tenantKey(t))?.config ?? {}
+  /** The conflict of a write decided against `expected`, or undefined when it still holds. */
+  const conflictAt = (t: Tenant, expected: number) => {
+    const found = configs.get(tenantKey(t))?.version ?? UNSTORED_VERSION
+    return found === expected
+      ? undefined
+      : new VersionConflict({ entity: "fee_config", id: t.accountId, expected, found })
+  }
+  /** Writes `next(before)` at the next version; the caller checked the version first. */
+  const write = (
+    w: MemoryStore.Writer,
+    t: Tenant,
+    at: number,
+    next: (before: JsonObject) => JsonObject
+  ) => {
+    const stored = configs.get(tenantKey(t))
+    const before = stored?.config ?? {}
     const config: FeeConfig = {
       accountId: t.accountId,
       livemode: t.livemode,
-      config: { ...before, ...delta },
-      updated: at
+      config: next(before),
+      updated: at,
+      version: (stored?.version ?? UNSTORED_VERSION) + 1
     }
     w.put(CONFIGS, tenantKey(t), config)
     return { before, config }
@@ -49,17 +66,20 @@ export const make = Effect.gen(function* () {
           accountId: tenant.accountId,
           livemode: tenant.livemode,
           config,
-          updated: at
+          updated: at,
+          version: UNSTORED_VERSION
         }
         w.put(CONFIGS, tenantKey(tenant), record)
         return Effect.succeed(record)
       }),
     apply: (tenant, change) =>
-      store.write((w) => {
+      store.write<Applied, DuplicateRecord | VersionConflict>((w) => {
         if (changes.has(changeKey(tenant, change.id))) {
           return Effect.fail(new DuplicateRecord({ entity: "fee_config_change", id: change.id }))
         }
-        const { before, config } = merge(w, tenant, change.changes, change.at)
+        const stale = conflictAt(tenant, change.expected)
+        if (stale) return Effect.fail(stale)
+        const { before, config } = write(w, tenant, change.at, () => change.config)
         const record: FeeConfigChange = {
           id: change.id,
           accountId: tenant.accountId,
@@ -70,18 +90,21 @@ export const make = Effect.gen(function* () {
           created: change.at,
           resolvedAt: change.at,
           resolvedBy: change.requestedBy ?? null,
-          previous: before
+          previous: before,
+          baseVersion: change.expected
         }
         w.put(CHANGES, changeKey(tenant, change.id), record)
         return Effect.succeed({ config, change: record })
       }),
     request: (tenant, change) =>
-      store.write((w) => {
+      store.write<FeeConfigChange, DuplicateRecord | VersionConflict>((w) => {
         if (findPending(tenant))
           return Effect.fail(new DuplicateRecord({ entity: PENDING, id: tenant.accountId }))
         if (changes.has(changeKey(tenant, change.id))) {
           return Effect.fail(new DuplicateRecord({ entity: "fee_config_change", id: change.id }))
         }
+        const stale = conflictAt(tenant, change.expected)
+        if (stale) return Effect.fail(stale)
         const record: FeeConfigChange = {
           id: change.id,
           accountId: tenant.accountId,
@@ -92,19 +115,22 @@ export const make = Effect.gen(function* () {
           created: change.at,
           resolvedAt: null,
           resolvedBy: null,
-          previous: null
+          previous: null,
+          baseVersion: change.expected
         }
         w.put(CHANGES, changeKey(tenant, change.id), record)
         return Effect.succeed(record)
       }),
     pending: (tenant) => store.read(() => Option.fromNullable(findPending(tenant))),
     approve: <E>(tenant: Tenant, by: Approval<E>) =>
-      store.write<Applied, E | RecordNotFound>((w) => {
+      store.write<Applied, E | RecordNotFound | VersionConflict>((w) => {
         const pending = findPending(tenant)
         if (!pending || pending.id !== by.id)
           return Effect.fail(new RecordNotFound({ entity: PENDING, id: by.id }))
+        const stale = conflictAt(tenant, pending.baseVersion ?? STALE_BASE)
+        if (stale) return Effect.fail(stale)
         return Effect.map(by.check(pending, configs.get(tenantKey(tenant))?.config ?? {}), () => {
-          const { before, config } = merge(w, tenant, pending.changes, by.at)
+          const { before, config } = write(w, tenant, by.at, (b) => ({ ...b, ...pending.changes }))
           const change: FeeConfigChange = {
             ...pending,
             status: "applied",

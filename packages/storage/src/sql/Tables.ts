@@ -50,7 +50,8 @@ export const feeConfigs = T.make<FeeConfig>()("fee_configs", {
   accountId: T.text(),
   livemode: T.boolean(),
   config: T.json(JsonObjectSchema),
-  updated: T.bigint()
+  updated: T.bigint(),
+  version: T.bigint()
 })
 
 export const feeConfigChanges = T.make<FeeConfigChange>()("fee_config_changes", {
@@ -63,7 +64,8 @@ export const feeConfigChanges = T.make<FeeConfigChange>()("fee_config_changes", 
   created: T.bigint(),
   resolvedAt: T.nullableBigint(),
   resolvedBy: T.nullableText(),
-  previous: T.nullableJson(JsonObjectSchema)
+  previous: T.nullableJson(JsonObjectSchema),
+  baseVersion: T.nullableBigint()
 })
 
 /** An idempotency record as its row holds it: the stored response in two columns. */
