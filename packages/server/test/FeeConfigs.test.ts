@@ -172,6 +172,31 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(reply.body).toMatchObject({ region: "US-CO", convenienceFee: 150, compliant: true })
     })
 
+    it("defaultRegion judges the whole fee: a flat fee over the cap on small amounts is refused", async () => {
+      // US-NY caps the fee at 3 % of the amount (the networks' cap): a flat part counts.
+      const before = (await get(SECRET)).body
+      const flatOnly = await update({ defaultRegion: "US-NY", percentage: 0, flatFee: 5 }, SECRET)
+      expect(flatOnly.status).toBe(400)
+      expect(errorOf(flatOnly.body)).toMatchObject({ param: "minAmount" })
+      // 5.00 is 3 % of 166.67: the least amount at which it is compliant.
+      expect(String(errorOf(flatOnly.body).message)).toContain("at least 16667")
+      const atCap = await update({ defaultRegion: "US-NY", percentage: 3, flatFee: 0.25 }, SECRET)
+      expect(atCap.status).toBe(400)
+      expect(String(errorOf(atCap.body).message)).toContain("every amount")
+      expect((await get(SECRET)).body).toEqual(before)
+      // The rate at the cap with no flat fee is compliant (rounding is not held against it).
+      const rate = await update({ defaultRegion: "US-NY", percentage: 3, flatFee: 0 }, SECRET)
+      expect(rate.status).toBe(200)
+      // A flat fee with amounts large enough for it.
+      const large = await update({ percentage: 0, flatFee: 5, minAmount: 16667 }, SECRET)
+      expect(large.status).toBe(200)
+      const back = await update(
+        { defaultRegion: null, percentage: 2.5, flatFee: 0.3, minAmount: 50 },
+        SECRET
+      )
+      expect(back.status).toBe(200)
+    })
+
     it("nothing pending in test mode: approve and cancel are 404s", async () => {
       const a = await approve(SECRET, "fcc_none")
       expect(a.status).toBe(404)
