@@ -68,9 +68,10 @@ export const checkDefaultRegion = (
       costOfAcceptance,
       allowUncertain: config.allowUncertain
     } as const
-    const nominal = yield* Compliance.check(ruleset, { ...context, flatFee: schedule.flatFee }).pipe(
-      Either.mapLeft(asDefaultRegionError)
-    )
+    const nominal = yield* Compliance.check(ruleset, {
+      ...context,
+      flatFee: schedule.flatFee
+    }).pipe(Either.mapLeft(asDefaultRegionError))
     if (!nominal.compliant) return yield* notCompliant(region, nominal)
     const unit = placeCurrency(ruleset, region)
     if (unit === undefined) return
