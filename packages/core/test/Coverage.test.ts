@@ -26,11 +26,17 @@ describe("the coverage table of docs/compliance.md", () => {
   })
 
   it("names the strongest kind of source behind a place's rule, a secondary one only when nothing better is cited", () => {
-    expect(Coverage.bestSource([{ kind: "secondary" }, { kind: "regulator" }, { kind: "statute" }])).toBe("statute")
+    expect(
+      Coverage.bestSource([{ kind: "secondary" }, { kind: "regulator" }, { kind: "statute" }])
+    ).toBe("statute")
     expect(Coverage.bestSource([{ kind: "secondary" }, { kind: "network" }])).toBe("network")
     expect(Coverage.bestSource([{ kind: "secondary" }])).toBe("secondary")
     expect(Coverage.bestSource([])).toBe("—")
-    const row = (code: string) => table.split("\n").find((r) => r.startsWith(`| ${code} |`))!.split(" | ")
+    const row = (code: string) =>
+      table
+        .split("\n")
+        .find((r) => r.startsWith(`| ${code} |`))!
+        .split(" | ")
     expect(row("AU")[4]).toBe("low") // the 2026 ban: only secondary accounts read
     expect(row("AU")[5]).toBe("secondary")
     expect(row("GB")[5]).toBe("statute")

@@ -10,7 +10,8 @@ import * as Hosts from "./Hosts.js"
 export const primaryKinds: ReadonlyArray<string> = ["statute", "regulator", "network"]
 
 /** Query parameters that track a reader and say nothing about the page. */
-const tracking = /^(utm_.*|fbclid|gclid|msclkid|mc_cid|mc_eid|share|replytocom|wptouch_switch|.+_page)$/i
+const tracking =
+  /^(utm_.*|fbclid|gclid|msclkid|mc_cid|mc_eid|share|replytocom|wptouch_switch|.+_page)$/i
 
 interface Cited {
   readonly url: string
@@ -29,10 +30,14 @@ export const problems = (record: {
 }): ReadonlyArray<string> =>
   record.versions.flatMap((version, i) => {
     const at = `versions[${i}] (${version.effectiveFrom})`
-    const found = version.sources.flatMap((source) => citationProblems(source).map((p) => `${at}: ${p}`))
+    const found = version.sources.flatMap((source) =>
+      citationProblems(source).map((p) => `${at}: ${p}`)
+    )
     const inForce = version.effectiveUntil === null || version.effectiveUntil > record.checkedOn
     if (inForce && version.confidence !== "low" && !version.sources.some(isPrimary)) {
-      found.push(`${at}: in force on ${record.checkedOn} without a primary source, so its confidence must be low`)
+      found.push(
+        `${at}: in force on ${record.checkedOn} without a primary source, so its confidence must be low`
+      )
     }
     return found
   })
@@ -43,13 +48,17 @@ export const isPrimary = (source: Cited): boolean =>
 const citationProblems = (source: Cited): ReadonlyArray<string> => {
   const found: Array<string> = []
   const banned = Hosts.noAuthorityHost(source.url)
-  if (banned !== undefined) found.push(`${source.url} is on ${banned[0]}, no authority (${banned[1]})`)
+  if (banned !== undefined)
+    found.push(`${source.url} is on ${banned[0]}, no authority (${banned[1]})`)
   const copy = Hosts.secondaryOnlyHost(source.url)
   if (copy !== undefined && source.kind !== "secondary") {
-    found.push(`${source.url} is on ${copy[0]} (${copy[1]}): its kind is secondary, not ${source.kind}`)
+    found.push(
+      `${source.url} is on ${copy[0]} (${copy[1]}): its kind is secondary, not ${source.kind}`
+    )
   }
   const params = trackingParams(source.url)
-  if (params.length > 0) found.push(`${source.url} carries tracking parameters (${params.join(", ")})`)
+  if (params.length > 0)
+    found.push(`${source.url} carries tracking parameters (${params.join(", ")})`)
   return found
 }
 

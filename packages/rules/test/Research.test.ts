@@ -197,7 +197,9 @@ describe("the sourcing standard (docs/compliance.md, Sourcing standard)", () => 
     expect(reasons(cite("https://example.org/a?utm_source=x&id=2", "secondary"))).toContain(
       "tracking parameters (utm_source)"
     )
-    expect(reasons(cite("https://example.org/a?6fd42e10_page=3", "secondary"))).toContain("6fd42e10_page")
+    expect(reasons(cite("https://example.org/a?6fd42e10_page=3", "secondary"))).toContain(
+      "6fd42e10_page"
+    )
     expect(reasons(cite("https://example.org/a?id=2", "secondary"))).toBe("")
   })
 

@@ -5,8 +5,8 @@
  * version and of any later one already announced.
  */
 import * as Day from "./Day.js"
-import type { Citation } from "./Rule.js"
 import * as RegionInfo from "./RegionInfo.js"
+import type { Citation } from "./Rule.js"
 import type { Ruleset } from "./Ruleset.js"
 import * as RulesetModule from "./Ruleset.js"
 
@@ -38,7 +38,16 @@ export const table = (ruleset: Ruleset, date: string): string => {
       `${info.sources.length}: ${source.length > 70 ? `${source.slice(0, 67)}...` : source}`
     ]
   })
-  const header = ["Jurisdiction", "Status", "Cap", "Record", "Confidence", "Best source", "In force", "Sources"]
+  const header = [
+    "Jurisdiction",
+    "Status",
+    "Cap",
+    "Record",
+    "Confidence",
+    "Best source",
+    "In force",
+    "Sources"
+  ]
   return [header, header.map(() => "---"), ...rows]
     .map((cells) => `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`)
     .join("\n")
