@@ -62,6 +62,8 @@ export const secondaryOnly: ReadonlyArray<readonly [host: string, why: string]> 
   ["billtrack50.com", "bill tracker"],
   ["pluralpolicy.com", "bill tracker"],
   ["paclii.org", "copies of Pacific legislation"],
+  ["licen.ai", "copies of Panamanian law"],
+  ["utahlexgraph.pages.dev", "copies of the Utah Code"],
   ["buzer.de", "copies of German statutes"],
   ["dein-gesetz.de", "copies of German statutes"],
   ["buergerliches-gesetzbuch.net", "copies of German statutes"],
