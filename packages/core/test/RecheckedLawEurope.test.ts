@@ -101,7 +101,9 @@ describe("IT: d.lgs. 11/2010 art. 3(4), art. 62 Codice del Consumo", () => {
     )
     // d.lgs. 11/2010 art. 3(4) as amended by d.lgs. 218/2017: "Il beneficiario non può applicare
     // a carico del pagatore spese relative all'utilizzo di strumenti di pagamento" (any payer).
-    expect(on100("IT", 100, "2018-01-13", { ...visa, ...business }).reasonCode).toBe("fees_prohibited")
+    expect(on100("IT", 100, "2018-01-13", { ...visa, ...business }).reasonCode).toBe(
+      "fees_prohibited"
+    )
     expect(on100("IT", 100, today, { ...amex, ...business, ...cost("3") }).reasonCode).toBe(
       "fees_prohibited"
     )
