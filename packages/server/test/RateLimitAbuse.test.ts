@@ -101,6 +101,44 @@ describe("publishable keys and client addresses (item 8)", () => {
   })
 })
 
+describe("IPv6 clients per /64 (second review, item 11)", () => {
+  const PROXY = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
+  // Every address of one /64: what a single subscriber's line is given.
+  const inOne64 = (i: number) => `2001:db8:aa:bb:${i.toString(16)}::${i + 1}`
+
+  it("anonymous requests: a new address in the same /64 is the same bucket; another /64 is not", async () => {
+    const server = await serve({ trustedProxies: PROXY })
+    const anon = (client: string) =>
+      call(server.url, "GET", "/v1/regions", { key: null, headers: { "x-forwarded-for": client } })
+    const statuses: Array<number> = []
+    for (let i = 0; i < LIMIT + 3; i++) statuses.push((await anon(inOne64(i))).status)
+    expect(statuses).toStrictEqual([401, 401, 401, 429, 429, 429])
+    expect((await anon("2001:db8:aa:bc::1")).status).toBe(401)
+  })
+
+  it("a publishable key: one /64 spends one client's budget, whatever addresses it rotates through", async () => {
+    const server = await serve({ trustedProxies: PROXY })
+    const statuses: Array<number> = []
+    for (let i = 0; i < LIMIT + 2; i++) {
+      statuses.push(
+        (await estimate(server.url, PUBLISHABLE, { "x-forwarded-for": inOne64(i) })).status
+      )
+    }
+    expect(statuses).toStrictEqual([200, 200, 200, 429, 429])
+    const other = await estimate(server.url, PUBLISHABLE, { "x-forwarded-for": "2001:db8:ab::1" })
+    expect(other.status).toBe(200)
+  })
+
+  it("limitKey: IPv4 as itself, IPv4-mapped IPv6 as its IPv4, IPv6 by its /64", () => {
+    expect(ClientAddress.limitKey("203.0.113.7")).toBe("203.0.113.7")
+    expect(ClientAddress.limitKey("::ffff:203.0.113.7")).toBe("203.0.113.7")
+    expect(ClientAddress.limitKey("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64")
+    expect(ClientAddress.limitKey("2001:0db8:0001:0002::9")).toBe("2001:db8:1:2::/64")
+    expect(ClientAddress.limitKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64")
+    expect(ClientAddress.limitKey(undefined)).toBe("unknown")
+  })
+})
+
 describe("Redis down (the limiter's store unavailable)", () => {
   const down = () => RateLimitStore.layerRedis("redis://127.0.0.1:1", "levy:test:down:")
 

@@ -8,6 +8,7 @@ import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ApiError } from "@levy/api"
 import { Duration, Effect, Option } from "effect"
 import type { KeyResolverService, ResolvedKey } from "../access/KeyResolver.js"
+import * as ClientAddress from "./ClientAddress.js"
 import type { EdgeOptions } from "./EdgeConfig.js"
 
 const exceeded = new ApiError.RateLimitError({
@@ -33,6 +34,10 @@ export interface Client {
   readonly failOpen: boolean
 }
 
+/** The bucket of requests counted by client address (an IPv6 client's by its /64). */
+export const addressBucket = (address: string | undefined): string =>
+  `addr:${ClientAddress.limitKey(address)}`
+
 /**
  * The bucket and limit of a client: a secret key's own; a publishable key's per client address
  * too (it is public: anyone could otherwise spend a merchant's checkout budget); without a
@@ -40,12 +45,12 @@ export interface Client {
  */
 const bucketOf = (rateLimits: EdgeOptions["rateLimits"], client: Client) => {
   if (Option.isNone(client.key)) {
-    return [`addr:${client.address ?? "unknown"}`, rateLimits.anonymous] as const
+    return [addressBucket(client.address), rateLimits.anonymous] as const
   }
   const key = client.key.value
   const base = `key:${key.accountId}:${key.keyId}`
   return [
-    key.kind === "publishable" ? `${base}:${client.address ?? "unknown"}` : base,
+    key.kind === "publishable" ? `${base}:${ClientAddress.limitKey(client.address)}` : base,
     rateLimits[key.mode]
   ] as const
 }

@@ -100,7 +100,7 @@ export const make = Effect.gen(function* () {
         RateLimit.consumeBucket(
           limiter,
           limits,
-          { bucket: `addr:${address ?? "unknown"}`, limit: limits.anonymous, failOpen: false },
+          { bucket: RateLimit.addressBucket(address), limit: limits.anonymous, failOpen: false },
           headers
         ).pipe(Effect.zipRight(Effect.fail(notFound(pathname))))
       const target = WebhookPath.parse(pathname)
