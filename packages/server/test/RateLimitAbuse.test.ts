@@ -10,7 +10,16 @@ import { Effect, Layer } from "effect"
 import * as KeyResolver from "../src/access/KeyResolver.js"
 import * as ClientAddress from "../src/http/ClientAddress.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
-import { call, KEYS, PUBLISHABLE, type Running, start, WINDOW } from "./support.js"
+import {
+  call,
+  KEYS,
+  LIVE_SECRET,
+  PUBLISHABLE,
+  type Running,
+  SECRET,
+  start,
+  WINDOW
+} from "./support.js"
 
 const LIMIT = 3
 const running: Array<Running> = []
@@ -98,6 +107,35 @@ describe("publishable keys and client addresses (item 8)", () => {
     expect(ClientAddress.isProxyEntry("10.0.0.0/8")).toBe(true)
     expect(ClientAddress.isProxyEntry("10.0.0.0/33")).toBe(false)
     expect(ClientAddress.isProxyEntry("proxy.internal")).toBe(false)
+  })
+})
+
+describe("what a 429 says", () => {
+  const messageOf = (reply: { body: unknown }) =>
+    (reply.body as { error: { message: string } }).error.message
+  const exhaust = async (send: () => Promise<{ status: number; body: unknown }>) => {
+    for (let i = 0; i < LIMIT; i++) await send()
+    const reply = await send()
+    expect(reply.status).toBe(429)
+    return messageOf(reply)
+  }
+
+  it("a test key's names its limit and the setting that raises it on a server one runs oneself", async () => {
+    const server = await serve()
+    const message = await exhaust(() => estimate(server.url, SECRET))
+    expect(message).toContain(`requests with this test-mode API key: the limit is ${LIMIT} per 10 minutes`)
+    expect(message).toContain("LEVY_RATE_LIMIT_TEST")
+  })
+
+  it("a live key's and an address's name their limit, and no setting", async () => {
+    const server = await serve()
+    const live = await exhaust(() => estimate(server.url, LIVE_SECRET))
+    expect(live).toContain("requests with this live-mode API key")
+    expect(live).not.toContain("LEVY_RATE_LIMIT")
+    const anonymous = await exhaust(() =>
+      call(server.url, "GET", "/v1/regions", { key: null })
+    )
+    expect(anonymous).toContain("requests without a valid API key from this address")
   })
 })
 
