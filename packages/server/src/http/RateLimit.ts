@@ -18,7 +18,7 @@ const unavailable = new ApiError.ServiceUnavailableError({
 })
 
 /** A window in words: "1 minute", "30 seconds", "1500 ms". */
-const windowText = (window: Duration.Duration): string => {
+export const windowText = (window: Duration.Duration): string => {
   const ms = Duration.toMillis(window)
   const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? "" : "s"}`
   if (ms % 60_000 === 0) return unit(ms / 60_000, "minute")
