@@ -25,7 +25,11 @@ afterAll(async () => {
 })
 
 const serve = async (options: Parameters<typeof start>[0] = {}) => {
-  const server = await start({ keys, edge: { feeConfigWrites: WRITES, window: WINDOW }, ...options })
+  const server = await start({
+    keys,
+    edge: { feeConfigWrites: WRITES, window: WINDOW },
+    ...options
+  })
   running.push(server)
   return server
 }

@@ -123,7 +123,9 @@ describe("what a 429 says", () => {
   it("a test key's names its limit and the setting that raises it on a server one runs oneself", async () => {
     const server = await serve()
     const message = await exhaust(() => estimate(server.url, SECRET))
-    expect(message).toContain(`requests with this test-mode API key: the limit is ${LIMIT} per 10 minutes`)
+    expect(message).toContain(
+      `requests with this test-mode API key: the limit is ${LIMIT} per 10 minutes`
+    )
     expect(message).toContain("LEVY_RATE_LIMIT_TEST")
   })
 
@@ -132,9 +134,7 @@ describe("what a 429 says", () => {
     const live = await exhaust(() => estimate(server.url, LIVE_SECRET))
     expect(live).toContain("requests with this live-mode API key")
     expect(live).not.toContain("LEVY_RATE_LIMIT")
-    const anonymous = await exhaust(() =>
-      call(server.url, "GET", "/v1/regions", { key: null })
-    )
+    const anonymous = await exhaust(() => call(server.url, "GET", "/v1/regions", { key: null }))
     expect(anonymous).toContain("requests without a valid API key from this address")
   })
 })

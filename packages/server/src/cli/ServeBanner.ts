@@ -36,7 +36,9 @@ export const lines = (
   return [
     `Development mode (${why(command)}): a development account on an empty store, test-mode webhook endpoints may target loopback. Not for production: use --store postgres, or LEVY_DEV=false.`,
     ...(command.host === LOOPBACK
-      ? [`Listening on ${LOOPBACK} only, as a development server; --host (or HOST) to listen elsewhere.`]
+      ? [
+          `Listening on ${LOOPBACK} only, as a development server; --host (or HOST) to listen elsewhere.`
+        ]
       : []),
     `Rate limit: ${testLimit} requests per ${RateLimit.windowText(window)} per test-mode key; raise it with LEVY_RATE_LIMIT_TEST (e.g. LEVY_RATE_LIMIT_TEST=1000 levy serve --dev).`
   ]

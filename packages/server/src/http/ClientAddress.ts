@@ -65,6 +65,8 @@ export const limitKey = (address: string | undefined): string => {
   if (address === undefined || isIP(address) !== 6) return address ?? "unknown"
   const parsed = ipaddr.IPv6.parse(address)
   if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString()
-  const network = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toNormalizedString()}/${IPV6_PREFIX}`)
+  const network = ipaddr.IPv6.networkAddressFromCIDR(
+    `${parsed.toNormalizedString()}/${IPV6_PREFIX}`
+  )
   return `${network.toRFC5952String()}/${IPV6_PREFIX}`
 }
