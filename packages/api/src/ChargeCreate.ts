@@ -9,7 +9,7 @@
 import { Schema } from "effect"
 import * as EstimateRequest from "./EstimateRequest.js"
 import { closed } from "./Field.js"
-import { Metadata } from "./Metadata.js"
+import { MetadataCreate } from "./Metadata.js"
 
 /** Longest customer identifier. */
 export const MAX_CUSTOMER_LENGTH = 255
@@ -59,7 +59,7 @@ export const ChargeCreate = closed(
       Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_CUSTOMER_LENGTH))
     ),
     description: Schema.optional(Schema.String.pipe(Schema.maxLength(MAX_DESCRIPTION_LENGTH))),
-    metadata: Schema.optional(Metadata)
+    metadata: Schema.optional(MetadataCreate)
   }),
   "ChargeCreate"
 )
