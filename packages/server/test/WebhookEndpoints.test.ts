@@ -157,7 +157,16 @@ for (const kind of stores) {
         ["http://93.184.216.34/hook", LIVE_SECRET],
         ["http://192.168.1.20/hook", SECRET],
         ["http://169.254.169.254/latest", SECRET],
-        ["http://[fe80::1]/hook", SECRET]
+        ["http://[fe80::1]/hook", SECRET],
+        // The second security review: item 10's addresses passed in live mode, and item 8's
+        // URL was accepted though the sender could never use it.
+        ["https://[::7f00:1]/hook", LIVE_SECRET],
+        ["https://[::ffff:0:7f00:1]/hook", LIVE_SECRET],
+        ["https://[fec0::1]/hook", LIVE_SECRET],
+        ["https://[100::1]/hook", LIVE_SECRET],
+        ["https://[2001::5efe:7f00:1]/hook", LIVE_SECRET],
+        ["http://%zz@127.0.0.1:4242/x", SECRET],
+        ["http://127.0.0.1:0/x", SECRET]
       ]
       for (const [url, key] of refusals) {
         const reply = await request(
@@ -245,9 +254,11 @@ for (const kind of stores) {
         Effect.flatMap(WebhookEndpointRepository, (r) => r.subscribedTo(TEST, "dispute.created"))
       )
       expect(subscribed.map((e) => e.id)).not.toContain(created.id)
-      const badUrl = await request("POST", path, { url: "http://10.1.1.1/x" })
-      expect(badUrl.status).toBe(400)
-      expect(badUrl.body).toMatchObject({ error: { code: "url_invalid", param: "url" } })
+      for (const url of ["http://10.1.1.1/x", "http://%zz@localhost:5000/x"]) {
+        const badUrl = await request("POST", path, { url })
+        expect(badUrl.status, url).toBe(400)
+        expect(badUrl.body).toMatchObject({ error: { code: "url_invalid", param: "url" } })
+      }
       expect((await request("GET", path)).body).toMatchObject({
         url: "http://localhost:5000/other"
       })

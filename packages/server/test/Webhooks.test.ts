@@ -285,6 +285,37 @@ describe.each(STORES)("webhooks on the %s store", (_name, makeStore) => {
     expect(at("/rebound")).toEqual([])
   })
 
+  it("a stored URL that cannot be sent to: every attempt recorded with why, retried on the schedule", async () => {
+    // The second security review, item 8: `http://%zz@…` threw in the sender, so no attempt
+    // was recorded and the delivery stayed pending, tried again whenever its lease lapsed.
+    await server.store.runPromise(
+      Effect.flatMap(WebhookEndpointRepository, (repo) =>
+        repo.create({
+          id: "we_undecodable",
+          accountId: "acct_1",
+          livemode: false,
+          url: `http://%zz@${new URL(hooks.url).host}/undecodable`,
+          enabledEvents: ["charge.succeeded"],
+          status: "enabled",
+          description: null,
+          created: Math.floor(Date.now() / 1000),
+          secret: "whsec_dev_undecodable"
+        })
+      )
+    )
+    await charge()
+    await eventually("two recorded attempts", async () =>
+      (await deliveriesOf("we_undecodable")).some((d) => d.attempts.length >= 2)
+    )
+    const [delivery] = await deliveriesOf("we_undecodable")
+    expect(delivery!.status).toBe("pending")
+    expect(delivery!.attempts[0]).toMatchObject({
+      responseStatus: null,
+      error: expect.stringContaining("percent-encoding")
+    })
+    expect(at("/undecodable")).toEqual([])
+  })
+
   it("a receiver failing half the time and sometimes hanging past the timeout gets every event", async () => {
     const answered = new Set<string>()
     answers.set("/flaky", (r) => {
