@@ -16,6 +16,7 @@ import eventFanOut from "./migrations/0003_event_fan_out.js"
 import chargePhases from "./migrations/0004_charge_phases.js"
 import processorConfigs from "./migrations/0005_processor_configs.js"
 import processorNotifications from "./migrations/0006_processor_notifications.js"
+import webhookLimitsAndRetention from "./migrations/0008_webhook_limits_and_retention.js"
 import { StorageError } from "./StorageError.js"
 
 /** Every migration, by `<number>_<name>`. */
@@ -25,7 +26,8 @@ export const migrations = {
   "0003_event_fan_out": eventFanOut,
   "0004_charge_phases": chargePhases,
   "0005_processor_configs": processorConfigs,
-  "0006_processor_notifications": processorNotifications
+  "0006_processor_notifications": processorNotifications,
+  "0008_webhook_limits_and_retention": webhookLimitsAndRetention
 }
 
 /** The table that records applied migrations. */

@@ -50,3 +50,9 @@ export class StaleCharge extends Schema.TaggedError<StaleCharge>()("StaleCharge"
 export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {
   deliveryId: Schema.String
 }) {}
+
+/** The account and mode already have as many records of this kind as are allowed. */
+export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReached", {
+  entity: Schema.String,
+  limit: Schema.Number
+}) {}
