@@ -49,6 +49,7 @@ const delivery = (i: number): WebhookDelivery => ({
   eventId: `evt_${i}`,
   status: "pending",
   attempts: 0,
+  attemptsAtQueue: 0,
   nextAttemptAtMs: 0,
   leaseOwner: null,
   leaseExpiresAtMs: null,

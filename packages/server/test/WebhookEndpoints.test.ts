@@ -201,6 +201,48 @@ for (const kind of stores) {
       await create({ url: "http://[::1]:9000/x", enabledEvents: ["*"] })
     })
 
+    it("at most 16 endpoints per account and mode: the 17th is a 400 saying how to make room", async () => {
+      // The second security review, item 6: 60 endpoints in one mode made each charge 60 POSTs.
+      const list = await request("GET", "/v1/webhook-endpoints?limit=100", undefined, OTHER_SECRET)
+      const existing = (list.body as ListBody<EndpointBody>).data.length
+      const made: Array<string> = []
+      for (let i = existing; i < 16; i++) {
+        made.push((await create({ url: HOOK, enabledEvents: ["*"] }, OTHER_SECRET)).id)
+      }
+      // A disabled endpoint counts: it can be enabled again at any time.
+      await request(
+        "POST",
+        `/v1/webhook-endpoints/${made[0]}`,
+        { status: "disabled" },
+        OTHER_SECRET
+      )
+      const refused = await request(
+        "POST",
+        "/v1/webhook-endpoints",
+        { url: HOOK, enabledEvents: ["*"] },
+        OTHER_SECRET
+      )
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({
+        error: {
+          type: "invalid_request_error",
+          code: "webhook_endpoint_limit_reached",
+          message: expect.stringContaining("Delete one")
+        }
+      })
+      expect((refused.body as { error: { message: string } }).error.message).toContain(
+        "16 webhook endpoints in test mode"
+      )
+      const after = await request("GET", "/v1/webhook-endpoints?limit=100", undefined, OTHER_SECRET)
+      expect((after.body as ListBody<EndpointBody>).data).toHaveLength(16)
+      // Deleting one makes room for one.
+      await request("DELETE", `/v1/webhook-endpoints/${made[0]}`, undefined, OTHER_SECRET)
+      made[0] = (await create({ url: HOOK, enabledEvents: ["*"] }, OTHER_SECRET)).id
+      for (const id of made) {
+        await request("DELETE", `/v1/webhook-endpoints/${id}`, undefined, OTHER_SECRET)
+      }
+    })
+
     it("rolls the secret: the new one is shown once and both sign for now", async () => {
       const created = await create({ url: HOOK, enabledEvents: ["*"] })
       const rolled = await request("POST", `/v1/webhook-endpoints/${created.id}/roll-secret`)

@@ -12,6 +12,7 @@ import { call, STORES, startWithStore } from "./support.js"
 import {
   type Answer,
   eventually,
+  FAST,
   parseSignature,
   type Received,
   type Receiver,
@@ -247,6 +248,34 @@ describe.each(STORES)("webhooks on the %s store", (_name, makeStore) => {
       { responseStatus: 204 }
     ])
     expect(at("/redirect-target")).toEqual([])
+  })
+
+  it("a receiver cannot set the retry pace: Retry-After 0 waits the backoff, and attempts stop at the maximum", async () => {
+    // The second security review, item 6: 503 with `Retry-After: 0` got one POST per poll,
+    // each stored, for the whole retry horizon.
+    answers.set("/flood", () => ({ status: 503, headers: { "retry-after": "0" } }))
+    const endpoint = await createEndpoint("/flood", ["charge.succeeded"])
+    const ch = await charge()
+    const { retry } = FAST
+    // Watched at the receiver: polling the API for seconds would meet its rate limit.
+    await eventually(
+      "the last attempt",
+      () => receivedFor("/flood", ch.id).length >= retry.maxAttempts
+    )
+    await eventually("the flooded delivery failed", async () =>
+      (await deliveriesOf(endpoint.id)).some((d) => d.status === "failed")
+    )
+    const [delivery] = await deliveriesOf(endpoint.id)
+    expect(delivery!.attempts).toHaveLength(retry.maxAttempts)
+    const posts = receivedFor("/flood", ch.id)
+    expect(posts).toHaveLength(retry.maxAttempts)
+    posts.slice(1).forEach((post, i) => {
+      // After failed attempt i + 1: the backoff, jitter at its shortest.
+      const backoff = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** i)
+      expect(post.at - posts[i]!.at, `wait after attempt ${i + 1}`).toBeGreaterThanOrEqual(
+        Math.floor(backoff * (1 - retry.jitter))
+      )
+    })
   })
 
   it("at delivery time a name now resolving to a private address is refused and recorded; the resolved address is the one connected to", async () => {

@@ -96,7 +96,7 @@ export const FAST: DispatcherConfig = {
   batchSize: 50,
   timeoutMs: 1_000,
   leaseMs: 5_000,
-  retry: { initialDelayMs: 50, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 }
+  retry: { ...defaults.retry, initialDelayMs: 50, maxDelayMs: 200, giveUpAfterMs: 60_000 }
 }
 
 /** A dispatcher running over a store's context until `stop` (an interrupt: leases stay). */

@@ -141,7 +141,7 @@ export const make = Effect.gen(function* () {
         nowMs: number
       ) =>
         RetryPolicy.next(config.retry, {
-          attempts: d.attempts + 1,
+          attempts: d.attempts + 1 - d.attemptsAtQueue,
           statusCode,
           retryAfter,
           nowMs,
