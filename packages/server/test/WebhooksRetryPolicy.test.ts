@@ -1,6 +1,8 @@
 /** The retry schedule as a pure function: backoff, jitter bounds, Retry-After, the give-up horizon. */
+import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_RETRY } from "../src/webhooks/DispatcherConfig.js"
+import * as DispatcherEnv from "../src/webhooks/DispatcherEnv.js"
 import { baseDelayMs, next, parseRetryAfter } from "../src/webhooks/RetryPolicy.js"
 
 const MIN = 60_000
@@ -121,5 +123,20 @@ describe("webhook retry policy", () => {
     expect(parseRetryAfter(" 5 ", NOW)).toBe(5000)
     expect(parseRetryAfter(new Date(NOW - 1000).toUTCString(), NOW)).toBe(0)
     expect(parseRetryAfter("-3", NOW)).toBeUndefined()
+  })
+
+  it("LEVY_WEBHOOK_MAX_ATTEMPTS sets the cap; anything but a positive integer is refused", () => {
+    const read = (value: string) =>
+      Effect.runSync(
+        Effect.either(DispatcherEnv.fromEnv).pipe(
+          Effect.withConfigProvider(
+            ConfigProvider.fromMap(new Map([["LEVY_WEBHOOK_MAX_ATTEMPTS", value]]))
+          )
+        )
+      )
+    const five = read("5")
+    expect(Either.isRight(five) && five.right.retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 5 })
+    expect(Either.isLeft(read("0"))).toBe(true)
+    expect(Either.isLeft(read("many"))).toBe(true)
   })
 })
