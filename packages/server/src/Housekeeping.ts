@@ -17,7 +17,8 @@ import {
   ProcessorNotificationRepository,
   WebhookDeliveryRepository
 } from "@levy/storage"
-import { Clock, Config, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { positive } from "./EnvSetting.js"
 
 /** How often the sweep runs by default: every hour. */
 export const DEFAULT_EVERY = Duration.hours(1)
@@ -104,14 +105,9 @@ export const layer = (settings?: Settings) =>
 
 /** The sweep with the retention of `LEVY_RETENTION_DAYS` (whole days, at least 1; default 30). */
 export const layerFromEnv = Layer.unwrapEffect(
-  Effect.map(
-    Config.integer("LEVY_RETENTION_DAYS").pipe(
-      Config.validate({ message: "must be at least 1 (days)", validation: (n) => n >= 1 }),
-      Config.option
-    ),
-    (days) =>
-      layer({
-        retention: Option.match(days, { onNone: () => DEFAULT_RETENTION, onSome: Duration.days })
-      })
+  Effect.map(positive("LEVY_RETENTION_DAYS"), (days) =>
+    layer({
+      retention: Option.match(days, { onNone: () => DEFAULT_RETENTION, onSome: Duration.days })
+    })
   )
 )

@@ -14,29 +14,18 @@ import {
   type Event,
   Ids,
   Storage,
-  type WebhookDelivery,
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect, Layer, Option } from "effect"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import * as Attempt from "../src/webhooks/Attempt.js"
 import { defaults } from "../src/webhooks/DispatcherConfig.js"
+import { pendingDelivery } from "./WebhooksSupport.js"
 
 const tenant = { accountId: "acct_failures", livemode: false }
 
-const delivery = (i: number): WebhookDelivery => ({
-  id: `wd_${i}`,
-  ...tenant,
-  endpointId: "we_failures",
-  eventId: `evt_${i}`,
-  status: "pending",
-  attempts: 0,
-  attemptsAtQueue: 0,
-  nextAttemptAtMs: 0,
-  leaseOwner: null,
-  leaseExpiresAtMs: null,
-  created: Math.floor(Date.now() / 1000)
-})
+const delivery = (i: number) =>
+  pendingDelivery(tenant, "we_failures", i, Math.floor(Date.now() / 1000))
 
 const event = (i: number, data: Event["data"] = {}): Event => ({
   id: `evt_${i}`,

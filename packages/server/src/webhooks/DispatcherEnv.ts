@@ -5,13 +5,9 @@
  * `LEVY_WEBHOOK_GIVE_UP_MS`, `LEVY_WEBHOOK_MAX_ATTEMPTS`. Operators tune throughput; tests run the schedule in seconds
  * against a real `levy serve`.
  */
-import { Config, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
+import { positive } from "../EnvSetting.js"
 import { type DispatcherConfig, defaults } from "./DispatcherConfig.js"
-
-const positive = (name: string) =>
-  Config.option(
-    Config.integer(name).pipe(Config.validate({ message: "must be > 0", validation: (n) => n > 0 }))
-  )
 
 const or = (value: Option.Option<number>, fallback: number) =>
   Option.getOrElse(value, () => fallback)
