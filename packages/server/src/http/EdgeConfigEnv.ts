@@ -8,14 +8,9 @@
  * reliability harness sets a small limit to prove it holds across processes.
  */
 import { Config, Duration, Effect, Layer, Option } from "effect"
+import { positive } from "../EnvSetting.js"
 import * as ClientAddress from "./ClientAddress.js"
 import { defaults, EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
-
-/** An optional positive integer setting `name` (absent → none; present but not > 0 → fails). */
-export const positive = (name: string) =>
-  Config.option(
-    Config.integer(name).pipe(Config.validate({ message: "must be > 0", validation: (n) => n > 0 }))
-  )
 
 const or = (value: Option.Option<number>, fallback: number) =>
   Option.getOrElse(value, () => fallback)
