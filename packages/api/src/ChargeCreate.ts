@@ -9,7 +9,7 @@
 import { Schema } from "effect"
 import * as EstimateRequest from "./EstimateRequest.js"
 import { closed } from "./Field.js"
-import { Metadata } from "./Metadata.js"
+import { MetadataCreate } from "./Metadata.js"
 import * as Quote from "./Quote.js"
 
 /** Longest customer identifier. */
@@ -55,7 +55,7 @@ export const ChargeCreate = closed(
       Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_CUSTOMER_LENGTH))
     ),
     description: Schema.optional(Schema.String.pipe(Schema.maxLength(MAX_DESCRIPTION_LENGTH))),
-    metadata: Schema.optional(Metadata)
+    metadata: Schema.optional(MetadataCreate)
   }),
   "ChargeCreate"
 )

@@ -395,14 +395,15 @@ describe("cardholders: EU/EEA and UK ban consumer cards, business cards at cost"
     expect(over.maxFee).toBe(180)
   })
 
-  it("EU and IT business: national law not read → legal_uncertainty", () => {
+  it("EU business: national law not read → legal_uncertainty", () => {
     // DE's § 270a BGB covers consumer payments only: its business cards are permitted at cost (1.3.0).
-    for (const region of ["EU", "IT"]) {
-      expect(codeOf(on100(region, 100, { cardholder: "business" }))).toBe("legal_uncertainty")
-      expect(on100(region, 100, { cardholder: "business", allowUncertain: true }).compliant).toBe(
-        true
-      )
-    }
+    expect(codeOf(on100("EU", 100, { cardholder: "business" }))).toBe("legal_uncertainty")
+    expect(on100("EU", 100, { cardholder: "business", allowUncertain: true }).compliant).toBe(true)
+  })
+
+  it("IT business: prohibited, d.lgs. 11/2010 art. 3(4) binds every payer since 2018 (2.1.0)", () => {
+    expect(codeOf(on100("IT", 100, { cardholder: "business" }))).toBe("fees_prohibited")
+    expect(on100("IT", 100, { cardholder: "business", allowUncertain: true }).compliant).toBe(false)
   })
 })
 

@@ -131,10 +131,11 @@ describe("on every card in the channel", () => {
 })
 
 describe("the record", () => {
-  it("is a research record with its sources quoted, medium confidence, and no start date", () => {
+  it("is a research record with its sources quoted, low confidence (no primary source read), and no start date", () => {
     const rule = Ruleset.DEFAULT.rules.find((r) => r.code === "US-CONVENIENCE-FEE-VISA")!
     expect(rule.sourceStatus).toBe("research")
-    expect(rule.confidence).toBe("medium")
+    // Visa's rules were read only in reproductions (docs/compliance.md, Sourcing standard).
+    expect(rule.confidence).toBe("low")
     expect(rule.effectiveFrom).toBeNull()
     expect(rule.citations?.some((c) => c.quote.includes("A flat or fixed amount"))).toBe(true)
     expect(rule).toMatchObject({

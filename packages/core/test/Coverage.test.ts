@@ -20,8 +20,26 @@ describe("the coverage table of docs/compliance.md", () => {
       const cells = row.split(" | ")
       expect(["prohibited", "permitted", "uncertain"]).toContain(cells[1])
       expect(["high", "medium", "low"]).toContain(cells[4])
-      expect(Number.parseInt(cells[6]!, 10)).toBeGreaterThan(0)
+      expect(["statute", "regulator", "network", "secondary"]).toContain(cells[5])
+      expect(Number.parseInt(cells[7]!, 10)).toBeGreaterThan(0)
     }
+  })
+
+  it("names the strongest kind of source behind a place's rule, a secondary one only when nothing better is cited", () => {
+    expect(
+      Coverage.bestSource([{ kind: "secondary" }, { kind: "regulator" }, { kind: "statute" }])
+    ).toBe("statute")
+    expect(Coverage.bestSource([{ kind: "secondary" }, { kind: "network" }])).toBe("network")
+    expect(Coverage.bestSource([{ kind: "secondary" }])).toBe("secondary")
+    expect(Coverage.bestSource([])).toBe("—")
+    const row = (code: string) =>
+      table
+        .split("\n")
+        .find((r) => r.startsWith(`| ${code} |`))!
+        .split(" | ")
+    expect(row("AU")[4]).toBe("low") // the 2026 ban: only secondary accounts read
+    expect(row("AU")[5]).toBe("secondary")
+    expect(row("GB")[5]).toBe("statute")
   })
 
   it("writing the table twice changes nothing; a document without its markers is refused", () => {

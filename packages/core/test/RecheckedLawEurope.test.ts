@@ -95,11 +95,18 @@ describe("IT: d.lgs. 11/2010 art. 3(4), art. 62 Codice del Consumo", () => {
     expect(on100("IT", 100, today, us).reasonCode).toBe("fees_prohibited")
   })
 
-  it("commercial cards: prohibited under the 2010 text ('al pagatore'), uncertain since PSD2", () => {
+  it("commercial cards: prohibited under the 2010 text ('al pagatore') and since 2018-01-13 ('a carico del pagatore', Normattiva)", () => {
     expect(on100("IT", 100, "2015-06-01", { ...visa, ...business }).reasonCode).toBe(
       "fees_prohibited"
     )
-    expect(on100("IT", 100, today, { ...visa, ...business }).reasonCode).toBe("legal_uncertainty")
+    // d.lgs. 11/2010 art. 3(4) as amended by d.lgs. 218/2017: "Il beneficiario non può applicare
+    // a carico del pagatore spese relative all'utilizzo di strumenti di pagamento" (any payer).
+    expect(on100("IT", 100, "2018-01-13", { ...visa, ...business }).reasonCode).toBe(
+      "fees_prohibited"
+    )
+    expect(on100("IT", 100, today, { ...amex, ...business, ...cost("3") }).reasonCode).toBe(
+      "fees_prohibited"
+    )
   })
 })
 

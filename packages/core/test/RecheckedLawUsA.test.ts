@@ -128,6 +128,7 @@ describe("the jurisdictions with no state rule: the networks' rules decide", () 
   })
 })
 
+// Low where no primary source was read (docs/compliance.md, Sourcing standard): US-GA, US-LA.
 describe("the re-checked records decide, with the confidence the research supports", () => {
   const expected: Record<string, "high" | "medium" | "low"> = {
     "US-AK": "low",
@@ -137,13 +138,13 @@ describe("the re-checked records decide, with the confidence the research suppor
     "US-DC": "medium",
     "US-DE": "low",
     "US-FL": "medium",
-    "US-GA": "medium",
+    "US-GA": "low",
     "US-HI": "medium",
     "US-IA": "low",
     "US-ID": "low",
     "US-IN": "low",
     "US-KY": "low",
-    "US-LA": "medium",
+    "US-LA": "low",
     "US-MD": "low",
     "US-MI": "medium",
     "US-MO": "low",

@@ -102,6 +102,11 @@ describe("IL, AR, TW, PA: dated bans confirmed", () => {
     expect(on100("TW", 100, today).reasonCode).toBe("fees_prohibited")
   })
 
+  it("PA: Law 81 of 2009 applies from 2010-01-01, 'el día siguiente al de su promulgación' (art. 60; G.O. 26438-B of 2009-12-31)", () => {
+    expect(on100("PA", 100, "2009-12-31").reasonCode).toBe("legal_uncertainty")
+    expect(on100("PA", 100, "2010-01-01").reasonCode).toBe("card_type_not_allowed")
+  })
+
   it("PA: Law 81 of 2009 bans credit-card surcharges; debit stays uncertain (ACODECO 2025)", () => {
     expect(on100("PA", 100, today).reasonCode).toBe("card_type_not_allowed")
     expect(on100("PA", 100, today, { cardType: "debit" }).reasonCode).toBe("legal_uncertainty")

@@ -4,6 +4,7 @@
  * The schema checks the shape; `problems` checks what a schema cannot (tiling, codes, caps).
  */
 import { Either, ParseResult, Schema } from "effect"
+import * as Sourcing from "./Sourcing.js"
 
 const IsoDate = Schema.String.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}$/),
@@ -136,6 +137,7 @@ export const problems = (record: Record, fileCode?: string): ReadonlyArray<strin
       )
     }
   })
+  found.push(...Sourcing.problems(record))
   return found
 }
 

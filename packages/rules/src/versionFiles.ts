@@ -5,6 +5,7 @@ import r2 from "../versions/1.2.0.json" with { type: "json" }
 import r3 from "../versions/1.3.0.json" with { type: "json" }
 import r4 from "../versions/1.4.0.json" with { type: "json" }
 import r5 from "../versions/2.0.0.json" with { type: "json" }
+import r6 from "../versions/2.1.0.json" with { type: "json" }
 
 /** Every released version's snapshot, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -13,5 +14,6 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "1.2.0.json", json: r2 },
   { file: "1.3.0.json", json: r3 },
   { file: "1.4.0.json", json: r4 },
-  { file: "2.0.0.json", json: r5 }
+  { file: "2.0.0.json", json: r5 },
+  { file: "2.1.0.json", json: r6 }
 ]

@@ -173,6 +173,63 @@ describe("the validator refuses", () => {
   })
 })
 
+describe("the sourcing standard (docs/compliance.md, Sourcing standard)", () => {
+  const cite = (url: string, kind: string) =>
+    edit((r) => {
+      r.versions[0]!.sources = [{ url, title: "T", kind, quote: "q" }]
+    })
+
+  it("refuses a citation from a host that is no authority, even a subdomain of one", () => {
+    expect(reasons(cite("https://es.scribd.com/document/1/x", "secondary"))).toContain(
+      "is on scribd.com, no authority (document-sharing site)"
+    )
+    expect(reasons(cite("https://info.5y1.org/x_1.html", "network"))).toContain("no authority")
+  })
+
+  it("refuses a copy of the law labelled as the law: its kind is secondary", () => {
+    expect(reasons(cite("https://law.justia.com/codes/utah/x", "statute"))).toContain(
+      "its kind is secondary, not statute"
+    )
+    expect(reasons(cite("https://law.justia.com/codes/utah/x", "secondary"))).toBe("")
+  })
+
+  it("refuses a URL with tracking parameters", () => {
+    expect(reasons(cite("https://example.org/a?utm_source=x&id=2", "secondary"))).toContain(
+      "tracking parameters (utm_source)"
+    )
+    expect(reasons(cite("https://example.org/a?6fd42e10_page=3", "secondary"))).toContain(
+      "6fd42e10_page"
+    )
+    expect(reasons(cite("https://example.org/a?id=2", "secondary"))).toBe("")
+  })
+
+  it("refuses a version in force when checked that rests on secondary sources only, unless low", () => {
+    const secondaryOnly = (confidence: string, until: string | null) =>
+      edit((r) => {
+        const last = r.versions[1] as Json
+        last.sources = [{ url: "https://example.org/b", title: "B", kind: "secondary", quote: "q" }]
+        last.confidence = confidence
+        r.checkedOn = until ?? r.checkedOn
+      })
+    expect(reasons(secondaryOnly("high", null))).toContain(
+      "versions[1] (2018-01-13): in force on 2026-11-24 without a primary source, so its confidence must be low"
+    )
+    expect(reasons(secondaryOnly("medium", null))).toContain("without a primary source")
+    expect(reasons(secondaryOnly("low", null))).toBe("")
+    // A past version (ended before the record was checked) is history, not today's rule.
+    expect(reasons(edit((r) => (r.versions[0]!.confidence = "high")))).toBe("")
+  })
+
+  it("does not count a copy labelled statute as the primary source", () => {
+    const copy = edit((r) => {
+      r.versions[1]!.sources = [
+        { url: "https://casetext.com/statute/x", title: "B", kind: "secondary", quote: "q" }
+      ]
+    })
+    expect(reasons(copy)).toContain("without a primary source")
+  })
+})
+
 describe("the terms of a card network's convenience fee", () => {
   const rule = (json: unknown) => {
     const decoded = Research.decode(json, "SE")

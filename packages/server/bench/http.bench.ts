@@ -129,7 +129,13 @@ const serveFull = async (
       PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, {
         ...defaults,
-        rateLimits: { test: high, live: high, anonymous: high, window: Duration.minutes(1) }
+        rateLimits: {
+          test: high,
+          live: high,
+          anonymous: high,
+          feeConfigWrites: high,
+          window: Duration.minutes(1)
+        }
       }),
       store
     ])

@@ -48,6 +48,7 @@ interface ApiErrorMap {
   readonly ApproverIsRequester: ApiError.PermissionError
   readonly WebhookEndpointNotFound: ApiError.NotFoundError
   readonly WebhookUrlRefused: ApiError.InvalidRequestError
+  readonly WebhookEndpointLimitReached: ApiError.InvalidRequestError
   readonly CredentialsInvalid: ApiError.InvalidRequestError
   readonly CredentialsRefused: ApiError.InvalidRequestError
   readonly ProcessorUnreachable: ApiError.ServiceUnavailableError
@@ -283,6 +284,13 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
           code: "url_invalid",
           param: "url",
           message: error.message
+        })
+      )
+    case "WebhookEndpointLimitReached":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "webhook_endpoint_limit_reached",
+          message: `This account already has ${error.limit} webhook endpoints in ${error.livemode ? "live" : "test"} mode, the most allowed (disabled endpoints count too). Delete one you no longer need (DELETE /v1/webhook-endpoints/{id}), or point an existing endpoint at the new URL (POST /v1/webhook-endpoints/{id} with url and enabledEvents) instead of adding one.`
         })
       )
     case "CredentialsInvalid":

@@ -42,7 +42,8 @@ for (const store of sqlStores) {
             [3, "event_fan_out"],
             [4, "charge_phases"],
             [5, "processor_configs"],
-            [6, "processor_notifications"]
+            [6, "processor_notifications"],
+            [8, "webhook_limits_and_retention"]
           ])
           expect(yield* Migrations.migrate).toEqual([])
         })

@@ -1,7 +1,7 @@
 /** Where the coverage table sits in docs/compliance.md, and the day it is written as of. */
 
 /** The day the table shows the law of: the day the ruleset was last re-checked. */
-export const AS_OF = "2026-11-24"
+export const AS_OF = "2026-11-28"
 
 const START = "<!-- coverage:start (written by `npx -y pnpm@10 rules:coverage`) -->"
 const END = "<!-- coverage:end -->"

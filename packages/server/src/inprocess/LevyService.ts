@@ -573,7 +573,8 @@ export interface Options {
 
 /**
  * The service and its background work, over the store (`Storage.Repositories` and `Ids`); the
- * recovery sweeper reads `LEVY_RECOVERY_INTERVAL` (a bad value fails the layer: `ConfigError`).
+ * recovery sweeper reads `LEVY_RECOVERY_INTERVAL` and the housekeeping `LEVY_RETENTION_DAYS`
+ * (a bad value fails the layer: `ConfigError`).
  */
 export const layerWith = (
   options: Options = {}
