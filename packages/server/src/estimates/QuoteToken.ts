@@ -27,7 +27,7 @@ export interface Claims {
   readonly expiresAt: number
 }
 
-/** Why an id is not a quote this server can read. */
+/** Why an id is not a quote this server can read: made up, or changed after it was issued. */
 export type Unreadable = "unknown" | "altered"
 
 /** The signature's purpose: a subkey of its own, so no other signature can pass for a quote's. */
@@ -61,11 +61,22 @@ export const read = (signer: SignerService, id: string): Either.Either<Claims, U
   const dot = id.lastIndexOf(".")
   if (!id.startsWith(PREFIX) || dot < 0) return Either.left("unknown")
   const payload = id.slice(PREFIX.length, dot)
-  if (!signer.verify(payload, id.slice(dot + 1), PURPOSE)) return Either.left("altered")
+  // Not a quote's fields at all: an id nobody issued. A quote's fields whose signature does
+  // not verify: a quote changed after it was issued (or by another key).
   const claims = decode(payload)
-  // Signed by this key yet unreadable: a quote of another version of Levy.
-  return claims === undefined ? Either.left("unknown") : Either.right(claims)
+  if (claims === undefined) return Either.left("unknown")
+  return signer.verify(payload, id.slice(dot + 1), PURPOSE)
+    ? Either.right(claims)
+    : Either.left("altered")
 }
+
+const isCard = (card: unknown): card is [string, string | null, string | null, string] =>
+  Array.isArray(card) &&
+  card.length === 4 &&
+  typeof card[0] === "string" &&
+  (card[1] === null || typeof card[1] === "string") &&
+  (card[2] === null || typeof card[2] === "string") &&
+  typeof card[3] === "string"
 
 const decode = (payload: string): Claims | undefined => {
   let fields: unknown
@@ -76,6 +87,20 @@ const decode = (payload: string): Claims | undefined => {
   }
   if (!Array.isArray(fields) || fields[0] !== VERSION || fields.length !== 10) return undefined
   const [, accountId, livemode, amount, currency, region, fee, card, expiresAt] = fields
+  // Read before the signature is checked: every field is checked for its shape, so what an
+  // altered id holds is never trusted as a quote's.
+  if (
+    typeof accountId !== "string" ||
+    (livemode !== 0 && livemode !== 1) ||
+    !Number.isSafeInteger(amount) ||
+    typeof currency !== "string" ||
+    (region !== null && typeof region !== "string") ||
+    !Number.isSafeInteger(fee) ||
+    !Number.isSafeInteger(expiresAt) ||
+    (card !== null && !isCard(card))
+  ) {
+    return undefined
+  }
   return {
     accountId: accountId as string,
     livemode: livemode === 1,
