@@ -2,18 +2,19 @@
  * Which live fee configuration changes wait for a second key (docs/design.md §6): decided by
  * comparing the fees the engine would charge before and after. Each "raise" case is a change
  * a single live key could apply at once while only percentage, flatFee, minFee and maxFee
- * were compared (issue 16, item 1).
+ * were compared; the gross-up case below was applied at once while amounts were sampled.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ComplianceRules, Estimate } from "@levy/core"
+import { ComplianceRules, Currency, Estimate } from "@levy/core"
 import { Effect, Either } from "effect"
 import * as Config from "../src/feeConfigs/Config.js"
-import { raisesFee } from "../src/feeConfigs/FeeRaise.js"
+import { decide, raisesFee } from "../src/feeConfigs/FeeRaise.js"
+import { chargedFee } from "./FeeRaiseOracle.js"
 
 const rules = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.Live))
 const base: Config.StoredConfig = Config.DEFAULT
 const raises = (before: Partial<Config.StoredConfig>, next: Partial<Config.StoredConfig>) =>
-  raisesFee(rules, { ...base, ...before }, { ...base, ...before, ...next })
+  Effect.runSync(raisesFee(rules, { ...base, ...before }, { ...base, ...before, ...next }))
 
 /** The fee a charge collects under a configuration, as the charge handler computes it. */
 const charged = (config: Partial<Config.StoredConfig>, amount: number, region?: string) => {
@@ -86,6 +87,63 @@ describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
     expect(raises({}, { minFee: 50 })).toBe(true)
     expect(raises({ maxFee: 1000 }, { maxFee: null })).toBe(true)
     expect(raises({ maxFee: 1000 }, { maxFee: 1001 })).toBe(true)
+  })
+})
+
+describe("raisesFee: raises found between sampled amounts", () => {
+  it("gross-up with a maxFee above the old fee where the cap takes hold (the review's attack)", () => {
+    // 400000 minor units of flat fee in every currency before, none after.
+    const flat = (minor: number) =>
+      Object.fromEntries(
+        Currency.all
+          .filter((c) => c.exponent !== 2)
+          .map((c) => [c.code, { flatFee: minor / 10 ** c.exponent }])
+      )
+    const before = { percentage: 10, flatFee: 4000, currencyFees: flat(400000) }
+    const next = {
+      model: "gross_up" as const,
+      percentage: 50,
+      flatFee: 0,
+      currencyFees: flat(0),
+      maxFee: 480000
+    }
+    const usd = (config: Partial<Config.StoredConfig>) =>
+      chargedFee(rules, { ...base, ...config }, { amount: 480000, currency: "usd" })
+    expect(usd(before)).toBe(448000)
+    expect(usd({ ...before, ...next })).toBe(480000)
+    expect(raises(before, next)).toBe(true)
+  })
+
+  it("a raise comes with a charge that shows it", () => {
+    const before = { percentage: 10, flatFee: 0.3, maxFee: 100, minAmount: 100000 }
+    const decision = Effect.runSync(
+      decide(rules, { ...base, ...before }, { ...base, ...before, maxFee: 101 })
+    )
+    expect(decision.kind).toBe("raise")
+    if (decision.kind !== "raise") return
+    const charge = { ...decision.context, amount: decision.amount, currency: decision.currency }
+    const after = chargedFee(rules, { ...base, ...before, maxFee: 101 }, charge)!
+    expect(after).toBeGreaterThan(chargedFee(rules, { ...base, ...before }, charge)!)
+  })
+
+  it("a maxFee that binds at every accepted amount makes a higher percentage no raise; removing it is one", () => {
+    const before = {
+      percentage: 10,
+      flatFee: 0.3,
+      maxFee: 100,
+      minAmount: 100000,
+      maxAmount: 400000
+    }
+    expect(raises(before, { percentage: 50 })).toBe(false)
+    expect(raises(before, { maxFee: null })).toBe(true)
+  })
+
+  it("requireRegion off lets charges without a region collect a fee; on refuses them", () => {
+    expect(raises({ requireRegion: true }, { requireRegion: false })).toBe(true)
+    expect(raises({}, { requireRegion: true })).toBe(false)
+    expect(raises({ requireRegion: true, defaultRegion: "US-NY" }, { requireRegion: false })).toBe(
+      false
+    )
   })
 })
 

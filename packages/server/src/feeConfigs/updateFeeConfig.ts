@@ -73,7 +73,7 @@ export const updateFeeConfig = (
       requestedBy: by,
       at: now()
     }
-    if (tenant.livemode && FeeRaise.raisesFee(rules, before, next)) {
+    if (tenant.livemode && (yield* FeeRaise.raisesFee(rules, before, next))) {
       const transactions = yield* Transactions
       // The held change and the response to replay for it commit together.
       const held = yield* transactions
