@@ -41,7 +41,7 @@ const fields = {
   minFee: fc.constantFrom(null, 10, 30, 50, 100),
   maxFee: fc.constantFrom(null, 40, 60, 100, 101, 250),
   costOfAcceptance: fc.constantFrom(null, 1, 1.5, 2.5),
-  defaultRegion: fc.constantFrom(null, "AA", "BB", "CC", "DD"),
+  defaultRegion: fc.constantFrom(null, "AA", "BB", "CC", "DD", "EE"),
   nonCompliant: fc.constantFrom("adjust" as const, "reject" as const),
   allowUncertain: fc.boolean(),
   requireRegion: fc.boolean(),
@@ -70,6 +70,22 @@ const change = fc
   .map(([before, some]) => ({ before, next: { ...before, ...some } as Config.StoredConfig }))
   .filter(({ next }) => valid(next))
 
+/** A configuration and the same with one field changed: where a single input's effect shows. */
+const oneField = fc
+  .tuple(config, fc.constantFrom(...(Object.keys(fields) as Array<keyof typeof fields>)))
+  .chain(([before, name]) =>
+    (fields[name] as fc.Arbitrary<unknown>).map((value) => ({
+      before,
+      next: { ...before, [name]: value } as Config.StoredConfig
+    }))
+  )
+  .filter(({ next }) => valid(next))
+
+/** A change of rounding mode alone: raises only where the remainders the modes differ on occur. */
+const rounding = fc
+  .tuple(config, fields.rounding)
+  .map(([before, mode]) => ({ before, next: { ...before, rounding: mode } }))
+
 /** A change that keeps or lowers the fee fields, where a "no raise" is likeliest and the search longest. */
 const lowering = config.chain((before) =>
   fc
@@ -94,7 +110,7 @@ const optional = <A>(arb: fc.Arbitrary<A>) => fc.option(arb, { nil: undefined })
 /** A charge's context from every field it can carry (undefined: left out). */
 const context = fc
   .record({
-    region: optional(fc.constantFrom("AA", "BB", "CC", "DD", "ZZ", "aa")),
+    region: optional(fc.constantFrom("AA", "BB", "CC", "DD", "EE", "ZZ", "aa")),
     cardType: optional(fc.constantFrom("credit" as const, "debit" as const, "prepaid" as const)),
     cardholder: optional(fc.constantFrom("consumer" as const, "business" as const)),
     channel: optional(fc.constantFrom("online" as const, "in_person" as const)),
@@ -117,7 +133,9 @@ const BASIC: ReadonlyArray<Omit<Request, "amount" | "currency">> = [
   { region: "AA" },
   { region: "BB" },
   { region: "CC" },
-  { region: "DD", cardNetwork: "visa" }
+  { region: "DD", cardNetwork: "visa" },
+  { region: "DD", cardScheme: "four_party", cardIssuingCountry: "DD" },
+  { region: "EE", date: "2099-06-01" }
 ]
 
 /** Lets the worker answer its runner between runs (a run is seconds of synchronous work). */
@@ -160,6 +178,36 @@ describe("FeeRaise.decide equals brute force over every amount", () => {
     // Both answers were drawn and checked; none was left undecided.
     expect(tally.raise).toBeGreaterThan(0)
     expect(tally.none).toBeGreaterThan(0)
+    expect(tally.undecided ?? 0).toBe(0)
+  }, 600_000)
+
+  it("on changes of one field (test ruleset)", async () => {
+    const tally: Record<string, number> = {}
+    await fc.assert(
+      fc.asyncProperty(
+        oneField,
+        fc.array(context, { maxLength: 4 }),
+        async ({ before, next }, contexts) => {
+          await breathe()
+          checkAgainstOracle(testRules, before, next, contexts, tally)
+        }
+      ),
+      { numRuns: 40 }
+    )
+    expect(tally.raise).toBeGreaterThan(0)
+    expect(tally.none).toBeGreaterThan(0)
+    expect(tally.undecided ?? 0).toBe(0)
+  }, 600_000)
+
+  it("on changes of rounding mode (test ruleset)", async () => {
+    const tally: Record<string, number> = {}
+    await fc.assert(
+      fc.asyncProperty(rounding, async ({ before, next }) => {
+        await breathe()
+        checkAgainstOracle(testRules, before, next, [], tally)
+      }),
+      { numRuns: 30 }
+    )
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
 

@@ -5,11 +5,12 @@
  * were compared; the gross-up case below was applied at once while amounts were sampled.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ComplianceRules, Currency, Estimate } from "@levy/core"
+import { ComplianceRules, Currency, Estimate, Ruleset } from "@levy/core"
 import { Effect, Either } from "effect"
 import * as Config from "../src/feeConfigs/Config.js"
 import { decide, raisesFee } from "../src/feeConfigs/FeeRaise.js"
-import { chargedFee } from "./FeeRaiseOracle.js"
+import { chargedFee, raisedAt } from "./FeeRaiseOracle.js"
+import { RULES, rules as testRules } from "./FeeRaiseRuleset.js"
 
 const rules = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.Live))
 const base: Config.StoredConfig = Config.DEFAULT
@@ -44,6 +45,14 @@ describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
     expect(charged({ rounding: "up" }, 10001)).toBe(charged({}, 10001) + 1)
     expect(raises({}, { rounding: "up" })).toBe(true)
     expect(raises({ rounding: "down" }, { rounding: "half_even" })).toBe(true)
+  })
+
+  it("half_even → half_up charges more only at ties with an even quotient (2.5 % of 1.00), and is a raise", () => {
+    const before = { percentage: 2.5, flatFee: 0, rounding: "half_even" as const }
+    expect(charged({ ...before, rounding: "half_up" }, 100)).toBe(charged(before, 100) + 1)
+    expect(charged({ ...before, rounding: "half_up" }, 101)).toBe(charged(before, 101))
+    expect(raises(before, { rounding: "half_up" })).toBe(true)
+    expect(raises({ ...before, rounding: "half_up" }, { rounding: "half_even" })).toBe(false)
   })
 
   it("a higher costOfAcceptance lifts the cap where the law caps at cost (US-NJ)", () => {
@@ -144,6 +153,47 @@ describe("raisesFee: raises found between sampled amounts", () => {
     expect(raises({ requireRegion: true, defaultRegion: "US-NY" }, { requireRegion: false })).toBe(
       false
     )
+  })
+})
+
+describe("raisesFee: a raise only some charges can see (test ruleset)", () => {
+  // Charges must name a region (requireRegion), and every place caps or forbids the fee but:
+  // DD for a four-party card issued at home, and EE from 2099.
+  const before = { ...base, percentage: 5, flatFee: 0, requireRegion: true }
+  const next = { ...before, percentage: 10 }
+  const decision = () => Effect.runSync(decide(testRules, before, next))
+
+  it("is found, with the one context that shows it", () => {
+    const found = decision()
+    expect(found.kind).toBe("raise")
+    if (found.kind !== "raise") return
+    const charge = { ...found.context, amount: found.amount, currency: found.currency }
+    expect(raisedAt(testRules, before, next, charge)).toBe(true)
+  })
+
+  it("is no raise where those two places are not known (every other charge is capped)", () => {
+    const known = Ruleset.make(
+      RULES.filter((r) => r.code !== "DD" && r.code !== "EE"),
+      "test-without-dd-ee"
+    )
+    const capped = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.layer(known)))
+    expect(Effect.runSync(raisesFee(capped, before, next))).toBe(false)
+  })
+
+  it.each([
+    ["a four-party card issued at home in DD", "EE"],
+    ["a charge in EE from 2099", "DD"]
+  ])("is found through %s alone", (_, without) => {
+    const only = Ruleset.make(
+      RULES.filter((r) => r.code !== without),
+      `test-without-${without}`
+    )
+    const one = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.layer(only)))
+    const found = Effect.runSync(decide(one, before, next))
+    expect(found.kind).toBe("raise")
+    if (found.kind !== "raise") return
+    const charge = { ...found.context, amount: found.amount, currency: found.currency }
+    expect(raisedAt(one, before, next, charge)).toBe(true)
   })
 })
 

@@ -91,18 +91,22 @@ export const RULES: ReadonlyArray<Rule.Rule> = [
     maxFlatFee: 0.2,
     effectiveFrom: "2099-01-01"
   }),
-  // Clauses by scheme and issuing.
+  // Clauses by scheme and issuing: uncapped only for a four-party card issued at home.
   rule("DD", {
     clauses: [
       { scope: { schemes: ["four_party"] }, terms: { ...TERMS, maxPercentage: 1.5 } },
-      { scope: { schemes: ["three_party"] }, terms: TERMS },
-      { scope: { schemes: ["national_debit"] }, terms: { ...TERMS, status: "prohibited" } },
+      { scope: { schemes: ["four_party"], issuing: ["domestic"] }, terms: TERMS },
       {
         scope: { schemes: ["four_party"], issuing: ["foreign"] },
         terms: { ...TERMS, maxPercentage: 0.5, maxFlatFee: 0.1 }
-      }
+      },
+      { scope: { schemes: ["three_party"] }, terms: { ...TERMS, maxPercentage: 1 } },
+      { scope: { schemes: ["national_debit"] }, terms: { ...TERMS, status: "prohibited" } }
     ]
-  })
+  }),
+  // No fee today; uncapped from a day in the future.
+  rule("EE", { status: "prohibited" }),
+  rule("EE", { effectiveFrom: "2099-01-01" })
 ]
 
 export const ruleset = Ruleset.make(RULES, "test")
