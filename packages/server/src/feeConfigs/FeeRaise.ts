@@ -332,6 +332,22 @@ export const decide = (
   })
 
 /**
+ * Reads every situation of the service's ruleset ahead of the first decision, which would
+ * otherwise pay for it (docs/performance.md "Deciding a fee raise"): for a server to fork at
+ * start. Yields like a decision does.
+ */
+export const warm = (rules: Rules): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const clock = makeClock()
+    const ruleset = rules.ruleset
+    for (const code of Contexts.placesOf(ruleset)) {
+      const source: Contexts.Source = { kind: "region", ruleset, code }
+      Contexts.pairings(code, source, source)
+      yield* clock.tick
+    }
+  })
+
+/**
  * Whether the change must wait for a second key: a raise, or undecided (held rather than risk
  * applying a raise), or a `before` the engine cannot price.
  */

@@ -11,7 +11,8 @@
  * or scopes a clause by it, and the standard channel only where a rule limits a fee to outside
  * it: elsewhere the policy never reads them. Days are walked from today (charges are judged at
  * the server's time) to the last version change, each step to the first day the policy read
- * stops holding (`validUntil`), so every version in force today or later is met. Situations that restrict a fee alike
+ * stops holding (`validUntil`), so every version in force today or later is met. Reading a
+ * region is the costly part (a policy built per situation): each lane is read once per process. Situations that restrict a fee alike
  * (the restriction's key) are one: a region has tens of kinds, not thousands of contexts.
  * Both sides are enumerated together, context by context, so a change of ruleset version or
  * `defaultRegion` pairs each side's restriction as one charge meets them.
@@ -232,9 +233,12 @@ const enumerate = (
   return [...found.values()]
 }
 
-/** Lanes already enumerated today, by the rulesets they read (a ruleset never changes). */
-let cache = new WeakMap<object, WeakMap<object, Map<string, ReadonlyArray<Pairing>>>>()
-let cacheDay = Number.NaN
+/**
+ * Lanes already enumerated, by the rulesets they read (a ruleset never changes), kept for the
+ * life of the process: read from the day of the first decision on, a lane's pairings hold every
+ * later day's too (and a day that has passed can still be named by a charge's `date`).
+ */
+const cache = new WeakMap<object, WeakMap<object, Map<string, ReadonlyArray<Pairing>>>>()
 const NO_RULESET = {}
 
 const rulesetOf = (s: Source): object => (s.kind === "region" ? s.ruleset : NO_RULESET)
@@ -250,11 +254,6 @@ export const pairings = (
   before: Source,
   after: Source
 ): ReadonlyArray<Pairing> => {
-  const today = Day.fromMillis(Date.now())
-  if (today !== cacheDay) {
-    cache = new WeakMap()
-    cacheDay = today
-  }
   const same =
     before.kind === "region" &&
     after.kind === "region" &&
@@ -273,7 +272,7 @@ export const pairings = (
   const key = `${region ?? ""}|${codeOf(before)}|${codeOf(after)}`
   let found = lanes.get(key)
   if (found === undefined) {
-    found = enumerate(today, region, before, same ? before : after)
+    found = enumerate(Day.fromMillis(Date.now()), region, before, same ? before : after)
     lanes.set(key, found)
   }
   return found
