@@ -161,20 +161,32 @@ const checkAgainstOracle = (
   }
 }
 
+type Change = { readonly before: Config.StoredConfig; readonly next: Config.StoredConfig }
+type Contexts = ReadonlyArray<Omit<Request, "amount" | "currency">>
+
+/** Runs the check on drawn changes and contexts; how many decisions were of each kind. */
+const agrees = async (
+  rules: Rules,
+  changes: fc.Arbitrary<Change>,
+  contexts: fc.Arbitrary<Contexts>,
+  numRuns: number
+): Promise<Record<string, number>> => {
+  const tally: Record<string, number> = {}
+  await fc.assert(
+    fc.asyncProperty(changes, contexts, async ({ before, next }, drawn) => {
+      await breathe()
+      checkAgainstOracle(rules, before, next, drawn, tally)
+    }),
+    { numRuns }
+  )
+  return tally
+}
+
+const drawn = fc.array(context, { maxLength: 4 })
+
 describe("FeeRaise.decide equals brute force over every amount", () => {
   it("on random changes (test ruleset)", async () => {
-    const tally: Record<string, number> = {}
-    await fc.assert(
-      fc.asyncProperty(
-        change,
-        fc.array(context, { maxLength: 4 }),
-        async ({ before, next }, contexts) => {
-          await breathe()
-          checkAgainstOracle(testRules, before, next, contexts, tally)
-        }
-      ),
-      { numRuns: 40 }
-    )
+    const tally = await agrees(testRules, change, drawn, 40)
     // Both answers were drawn and checked; none was left undecided.
     expect(tally.raise).toBeGreaterThan(0)
     expect(tally.none).toBeGreaterThan(0)
@@ -182,48 +194,19 @@ describe("FeeRaise.decide equals brute force over every amount", () => {
   }, 600_000)
 
   it("on changes of one field (test ruleset)", async () => {
-    const tally: Record<string, number> = {}
-    await fc.assert(
-      fc.asyncProperty(
-        oneField,
-        fc.array(context, { maxLength: 4 }),
-        async ({ before, next }, contexts) => {
-          await breathe()
-          checkAgainstOracle(testRules, before, next, contexts, tally)
-        }
-      ),
-      { numRuns: 40 }
-    )
+    const tally = await agrees(testRules, oneField, drawn, 30)
     expect(tally.raise).toBeGreaterThan(0)
     expect(tally.none).toBeGreaterThan(0)
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
 
   it("on changes of rounding mode (test ruleset)", async () => {
-    const tally: Record<string, number> = {}
-    await fc.assert(
-      fc.asyncProperty(rounding, async ({ before, next }) => {
-        await breathe()
-        checkAgainstOracle(testRules, before, next, [], tally)
-      }),
-      { numRuns: 30 }
-    )
+    const tally = await agrees(testRules, rounding, fc.constant([]), 30)
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
 
   it("on changes that keep or lower the fee fields (test ruleset)", async () => {
-    const tally: Record<string, number> = {}
-    await fc.assert(
-      fc.asyncProperty(
-        lowering,
-        fc.array(context, { maxLength: 4 }),
-        async ({ before, next }, contexts) => {
-          await breathe()
-          checkAgainstOracle(testRules, before, next, contexts, tally)
-        }
-      ),
-      { numRuns: 20 }
-    )
+    const tally = await agrees(testRules, lowering, drawn, 20)
     expect(tally.none).toBeGreaterThan(0)
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
@@ -234,22 +217,11 @@ describe("FeeRaise.decide equals brute force over every amount", () => {
     const shipped = context.chain((c) =>
       fc.constantFrom(...places).map((region) => ({ ...c, region }))
     )
-    const tally: Record<string, number> = {}
     const real = change.map(({ before, next }) => ({
       before: { ...before, defaultRegion: null },
       next: { ...next, defaultRegion: null }
     }))
-    await fc.assert(
-      fc.asyncProperty(
-        real,
-        fc.array(shipped, { maxLength: 3 }),
-        async ({ before, next }, contexts) => {
-          await breathe()
-          checkAgainstOracle(rules, before, next, contexts, tally)
-        }
-      ),
-      { numRuns: 10 }
-    )
+    const tally = await agrees(rules, real, fc.array(shipped, { maxLength: 3 }), 10)
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
 })

@@ -131,20 +131,50 @@ type Spec =
       readonly flatCap: number
     }
 
-const specOf = (t: Contexts.Treatment, p: Priced): Spec => {
-  if (t.kind !== "restricted") return t
-  const r = t.restriction
-  if (r.blocked || (r.uncertain && !p.config.allowUncertain)) return { kind: "none" }
-  return {
-    kind: "capped",
-    flatOnly: r.flatOnly,
-    rateCap: r.rateCap(p.costOfAcceptance),
-    flatCap: r.flatCap
+/** Specs by key, so equal specs are one object and pairs are told apart by identity. */
+const interned = new Map<string, Spec>()
+const intern = (spec: Spec): Spec => {
+  const key =
+    spec.kind === "capped" ? `${spec.flatOnly}|${spec.rateCap}|${spec.flatCap}` : spec.kind
+  let found = interned.get(key)
+  if (found === undefined) {
+    // Costs of acceptance are accounts' numbers: bound what they can make this hold.
+    if (interned.size > 10_000) interned.clear()
+    found = spec
+    interned.set(key, spec)
   }
+  return found
 }
 
-const specKey = (s: Spec): string =>
-  s.kind === "capped" ? `${s.flatOnly}|${s.rateCap}|${s.flatCap}` : s.kind
+/** A restriction's spec for each account setting it was read under (cost of acceptance, uncertain places). */
+const specs = new WeakMap<Contexts.Treatment, Map<string, Spec>>()
+
+const specOf = (t: Contexts.Treatment, p: Priced): Spec => {
+  if (t.kind !== "restricted") return intern(t)
+  const setting = `${p.config.allowUncertain}|${p.costOfAcceptance}`
+  let bySetting = specs.get(t)
+  if (bySetting === undefined) {
+    bySetting = new Map()
+    specs.set(t, bySetting)
+  }
+  let spec = bySetting.get(setting)
+  if (spec === undefined) {
+    if (bySetting.size > 100) bySetting.clear()
+    const r = t.restriction
+    spec = intern(
+      r.blocked || (r.uncertain && !p.config.allowUncertain)
+        ? { kind: "none" }
+        : {
+            kind: "capped",
+            flatOnly: r.flatOnly,
+            rateCap: r.rateCap(p.costOfAcceptance),
+            flatCap: r.flatCap
+          }
+    )
+    bySetting.set(setting, spec)
+  }
+  return spec
+}
 
 interface SpecPair {
   readonly before: Spec
@@ -152,28 +182,36 @@ interface SpecPair {
   readonly context: Contexts.ChargeContext
 }
 
-/** Every distinct pair of what the two sides do to a fee, over every lane (one yield per lane). */
+/** Every distinct pair of what the two sides do to a fee, over every lane. */
 const specPairs = (b: Priced, n: Priced, clock: Clock) =>
   Effect.gen(function* () {
-    const regions = new Set([...Contexts.placesOf(b.ruleset), ...Contexts.placesOf(n.ruleset)])
+    const regions =
+      b.ruleset === n.ruleset
+        ? Contexts.placesOf(b.ruleset)
+        : new Set([...Contexts.placesOf(b.ruleset), ...Contexts.placesOf(n.ruleset)])
     const lanes: Array<string | undefined> = [undefined, ...regions]
-    const found = new Map<string, SpecPair>()
+    const found = new Map<Spec, Map<Spec, SpecPair>>()
+    const pairs: Array<SpecPair> = []
     for (const region of lanes) {
       const before = sourceOf(b, region)
       const after = sourceOf(n, region)
       if (after.kind === "refused") continue
       for (const pairing of Contexts.pairings(region, before, after)) {
-        const pair = {
-          before: specOf(pairing.before, b),
-          after: specOf(pairing.after, n),
-          context: pairing.context
+        const sb = specOf(pairing.before, b)
+        const sa = specOf(pairing.after, n)
+        let withBefore = found.get(sb)
+        if (withBefore === undefined) {
+          withBefore = new Map()
+          found.set(sb, withBefore)
         }
-        const key = `${specKey(pair.before)}#${specKey(pair.after)}`
-        if (!found.has(key)) found.set(key, pair)
+        if (withBefore.has(sa)) continue
+        const pair = { before: sb, after: sa, context: pairing.context }
+        withBefore.set(sa, pair)
+        pairs.push(pair)
       }
       yield* clock.tick
     }
-    return [...found.values()]
+    return pairs
   })
 
 // ---- the currencies ---------------------------------------------------------
