@@ -212,7 +212,10 @@ const sameAtom = (x: Atom, y: Atom): boolean =>
       ? x.ppm === y.ppm && x.flat === y.flat && x.inc === y.inc
       : false
 
-/** Float slack for the envelopes: every true difference is a whole number of increments. */
+/**
+ * Float slack for the envelopes, relative to the magnitudes compared: every true difference is a
+ * whole number of increments, so a bound below one increment by more than the slack proves ≤ 0.
+ */
 const SLACK = 1e-6
 
 /** Whether `s(a) ≤ t(a)` for every `a` in [x, y] can be shown without enumerating. */
@@ -232,7 +235,9 @@ const below = (s: Term, t: Term, x: number, y: number, inc: number): boolean => 
   const [ss, , sh] = envelope(s)
   const [ts, tl] = envelope(t)
   const gap = Math.max((ss - ts) * x + sh - tl, (ss - ts) * y + sh - tl)
-  return gap < inc - SLACK
+  // Rounding error grows with the magnitudes added (a steep gross-up line over large amounts).
+  const error = SLACK * (1 + 1e-6 * ((ss + ts) * y + Math.abs(sh) + Math.abs(tl)))
+  return gap < inc - error
 }
 
 /** The one rate every atom of the forms is a percentage part of; undefined if a term is constant. */
