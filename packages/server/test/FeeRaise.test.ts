@@ -55,6 +55,15 @@ describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
     expect(raises({ ...before, rounding: "half_up" }, { rounding: "half_even" })).toBe(false)
   })
 
+  it("the same at a rate whose remainders repeat only every 2,000,000 amounts (2.9001 %): a raise found, not held undecided", () => {
+    const before = { ...base, percentage: 2.9001, rounding: "half_even" as const }
+    const decision = Effect.runSync(decide(rules, before, { ...before, rounding: "half_up" }))
+    expect(decision.kind).toBe("raise")
+    if (decision.kind !== "raise") return
+    const charge = { ...decision.context, amount: decision.amount, currency: decision.currency }
+    expect(raisedAt(rules, before, { ...before, rounding: "half_up" }, charge)).toBe(true)
+  })
+
   it("a higher costOfAcceptance lifts the cap where the law caps at cost (US-NJ)", () => {
     const before = { costOfAcceptance: 1.5 }
     expect(charged({ costOfAcceptance: 2.5 }, 10000, "US-NJ")).toBeGreaterThan(

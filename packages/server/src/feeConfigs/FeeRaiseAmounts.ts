@@ -275,6 +275,74 @@ const resolved = (f: Form, x: number, y: number, inc: number): Form => {
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
 
+/** A period longer than this is solved for rather than enumerated, where it can be. */
+const LONG_PERIOD = 100_000
+
+/** `x⁻¹ mod m` for x coprime to m (extended Euclid). */
+const inverse = (x: number, m: number): number => {
+  let [r0, r1, s0, s1] = [m, x % m, 0, 1]
+  while (r1 !== 0) {
+    const q = Math.floor(r0 / r1)
+    ;[r0, r1] = [r1, r0 - q * r1]
+    ;[s0, s1] = [s1, s0 - q * s1]
+  }
+  return ((s0 % m) + m) % m
+}
+
+/**
+ * Both forms a single percentage part of one rate, the after side's rounded by a higher mode
+ * with the same constant: the one case a long period leaves, where the two differ by at most
+ * one increment, and only at the remainders of `amount × rate` the modes round differently.
+ */
+const plainPair = (
+  a: Form,
+  b: Form
+): readonly [Atom & { kind: "rate" }, Atom & { kind: "rate" }] | undefined => {
+  if (a.sel !== undefined || b.sel !== undefined || a.terms.length !== 1 || b.terms.length !== 1) {
+    return undefined
+  }
+  const [s, t] = [a.terms[0]!, b.terms[0]!]
+  if (s.atom?.kind !== "rate" || t.atom?.kind !== "rate" || s.k !== t.k) return undefined
+  return [s.atom, t.atom]
+}
+
+/**
+ * Lattice indices from `start` on, within two base periods, at each remainder class where the
+ * after side's mode rounds up and the before side's does not (`remainder = n·rate mod 10^6`;
+ * a tie is half of 10^6, with the quotient's parity for half_even), if any: a plain pair of
+ * higher mode raises there and nowhere else.
+ */
+const roundingWitnesses = (a: Form, b: Form, start: number): ReadonlyArray<number> => {
+  const pair = plainPair(a, b)
+  if (pair === undefined) return []
+  const [up, down] = pair
+  const ppm = up.ppm
+  const g = gcd(ppm, Rate.PPM)
+  const base = Rate.PPM / g
+  const inv = inverse(ppm / g, base)
+  // The first n ≥ start with n·ppm ≡ r (mod 10^6), for a remainder r that is a multiple of g.
+  const at = (r: number) => start + (((((r / g) * inv - start) % base) + base) % base)
+  const half = Rate.PPM / 2
+  const firstAbove = (low: number) => Math.floor(low / g) * g + g
+  const out: Array<number> = []
+  const rounds = (mode: Rounding.RoundingMode, r: number, quotientOdd: boolean) =>
+    r !== 0 &&
+    (mode === "up" ||
+      (mode === "half_up" && r >= half) ||
+      (mode === "half_even" && (r > half || (r === half && quotientOdd))))
+  // One remainder of each kind: just above 0, below the tie, the tie, above the tie.
+  const candidates = [g, half - g, half, firstAbove(half)].filter(
+    (r) => r > 0 && r < Rate.PPM && r % g === 0
+  )
+  for (const r of candidates) {
+    for (const n of [at(r), at(r) + base]) {
+      const odd = Math.floor((n * ppm) / Rate.PPM) % 2 === 1
+      if (rounds(up.mode, r, odd) && !rounds(down.mode, r, odd)) out.push(n)
+    }
+  }
+  return out
+}
+
 /** Intervals shorter than this are enumerated rather than split. */
 const ENUMERATE = 64
 
@@ -344,8 +412,18 @@ export class Search {
       if (ppm !== undefined) {
         const period = (2 * Rate.PPM) / gcd(ppm, Rate.PPM)
         if (period < points) {
-          if (period > budget.left) return { kind: "budget" }
-          return this.enumerate(x, x + (period - 1) * inc, budget)
+          if (period <= Math.min(budget.left, LONG_PERIOD)) {
+            return this.enumerate(x, x + (period - 1) * inc, budget)
+          }
+          // Too long to enumerate: where the rounding modes differ, solved for.
+          for (const n of roundingWitnesses(a, b, x / inc)) {
+            budget.left -= 2
+            if (chargedAt(after, n * inc) > chargedAt(before, n * inc)) {
+              return { kind: "raise", amount: n * inc }
+            }
+          }
+          if (plainPair(a, b) !== undefined) return undefined
+          return { kind: "budget" }
         }
       }
     }
