@@ -165,6 +165,18 @@ describe("raisesFee: raises found between sampled amounts", () => {
   })
 })
 
+describe("raisesFee: a ruleset version pin", () => {
+  it("is compared context by context across both versions, and a raise it finds is one a charge pays", () => {
+    const before = { ...base, rulesetVersion: "latest" }
+    const next = { ...base, rulesetVersion: "1.0.0" }
+    const decision = Effect.runSync(decide(rules, before, next))
+    expect(decision.kind).toBe("raise")
+    if (decision.kind !== "raise") return
+    const charge = { ...decision.context, amount: decision.amount, currency: decision.currency }
+    expect(raisedAt(rules, before, next, charge)).toBe(true)
+  })
+})
+
 describe("raisesFee: a raise only some charges can see (test ruleset)", () => {
   // Charges must name a region (requireRegion), and every place caps or forbids the fee but:
   // DD for a four-party card issued at home, and EE from 2099.
