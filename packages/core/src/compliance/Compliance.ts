@@ -487,8 +487,12 @@ export const restrictionsOf = (
     restrictions.set(policy, made)
   }
   const out: Array<Restriction> = []
+  // One record for every variant: `blockedBy` reads it and keeps nothing of it.
+  const payment = { ...ctx, recurring: false, disclosed: true, allowUncertain: true }
   for (const flags of PAYMENT_FLAGS) {
-    const payment = { ...ctx, ...flags, allowUncertain: true }
+    payment.recurring = flags.recurring
+    payment.disclosed = flags.disclosed
+    payment.allowUncertain = true
     const blocked = blockedBy(policy, payment, FLAT_FEE) !== undefined
     payment.allowUncertain = false
     const uncertain = !blocked && blockedBy(policy, payment, FLAT_FEE) !== undefined

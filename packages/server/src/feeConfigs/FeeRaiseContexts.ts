@@ -195,10 +195,15 @@ const enumerate = (
 ): ReadonlyArray<Pairing> => {
   const seen = new Map<Treatment, Set<Treatment>>()
   const found = new Map<string, Pairing>()
+  const dates = new Map<number, string>()
   for (const situation of situations([before, after])) {
     let day = today
     for (;;) {
-      const date = Day.toIso(day)
+      let date = dates.get(day)
+      if (date === undefined) {
+        date = Day.toIso(day)
+        dates.set(day, date)
+      }
       const b = treatmentsOf(before, situation, date)
       const a = after === before ? b : treatmentsOf(after, situation, date)
       for (let i = 0; i < flagCount; i++) {
