@@ -30,6 +30,7 @@ import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
 import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import { SecretBox } from "./SecretBox.js"
+import { Signer } from "./Signer.js"
 import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
 import * as SqlCharges from "./sql/ChargeRepository.js"
@@ -56,6 +57,7 @@ export type Repositories =
   | WebhookDeliveryRepository
   | ProcessorConfigRepository
   | ProcessorNotificationRepository
+  | Signer
   | Transactions
 
 /** The repositories over a SQL client (PostgreSQL or embedded). */
@@ -71,6 +73,7 @@ export const layerSqlRepositories: Layer.Layer<
   SqlWebhookDeliveries.layer,
   SqlProcessorConfigs.layer,
   SqlProcessorNotifications.layer,
+  Signer.layer,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
 
@@ -83,6 +86,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   MemoryWebhookDeliveries.layer,
   MemoryProcessorConfigs.layer,
   MemoryProcessorNotifications.layer,
+  Signer.layer,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(MemoryIdempotency.layer, MemoryEvents.layer)),

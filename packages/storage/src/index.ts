@@ -78,6 +78,7 @@ export {
   type ReceivedNotification
 } from "./ProcessorNotificationRepository.js"
 export { SecretBox } from "./SecretBox.js"
+export { Signer, type SignerService } from "./Signer.js"
 export * as Storage from "./Storage.js"
 export * from "./StorageError.js"
 export * as SqlSupport from "./sql/SqlSupport.js"

@@ -163,7 +163,8 @@ export const charges = T.make<StoredCharge>()("charges", {
   idempotencyKey: T.nullableText(),
   requestFingerprint: T.nullableText(),
   processorReference: T.nullableText(),
-  recoverAfterMs: T.nullableBigint("recover_after")
+  recoverAfterMs: T.nullableBigint("recover_after"),
+  estimate: T.nullableText()
 })
 
 export const refunds = T.make<StoredRefund>()("refunds", {
