@@ -30,6 +30,14 @@ export interface Claims {
 /** Why an id is not a quote this server can read: made up, or changed after it was issued. */
 export type Unreadable = "unknown" | "altered"
 
+/**
+ * A quote's own part: a random prefix per process and a counter, unique across processes
+ * without a call for random bytes per estimate (a third of a quote's cost, measured).
+ */
+const PROCESS_NONCE = randomBytes(6).toString("base64url")
+let issued = 0
+const nonce = () => `${PROCESS_NONCE}${(issued++).toString(36)}`
+
 /** The signature's purpose: a subkey of its own, so no other signature can pass for a quote's. */
 const PURPOSE = "quote v1"
 const PREFIX = "est_"
@@ -50,7 +58,7 @@ export const issue = (signer: SignerService, claims: Claims): string => {
       card === null ? null : [card.funding, card.network, card.country, card.category],
       claims.expiresAt,
       // Two quotes of the same inputs are two quotes: each may be used once.
-      randomBytes(6).toString("base64url")
+      nonce()
     ])
   ).toString("base64url")
   return `${PREFIX}${payload}.${signer.sign(payload, PURPOSE)}`
