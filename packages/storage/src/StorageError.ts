@@ -61,3 +61,14 @@ export class VersionConflict extends Schema.TaggedError<VersionConflict>()("Vers
   expected: Schema.Number,
   found: Schema.Number
 }) {}
+
+/**
+ * A compare-and-set on a revision lost: the record is no longer at the revision the caller
+ * decided against (null: there was none, or there is none now).
+ */
+export class RevisionConflict extends Schema.TaggedError<RevisionConflict>()("RevisionConflict", {
+  entity: Schema.String,
+  id: Schema.String,
+  expected: Schema.NullOr(Schema.String),
+  found: Schema.NullOr(Schema.String)
+}) {}
