@@ -13,6 +13,8 @@
  *   levy processors set <stripe|adyen> --credential NAME=VALUE… [--surcharge] [--live] [--account ID] [--json] [--store …] [--data-dir DIR]
  *   levy processors show [--live] [--account ID] [--json] [--store …] [--data-dir DIR]
  *   levy processors delete [--live] [--account ID] [--store …] [--data-dir DIR]
+ *   levy processors approve <pcc_id> [--account ID] [--store …] [--data-dir DIR]
+ *   levy processors cancel [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *   levy rules diff <from> <to> [--json]
  *
@@ -117,6 +119,14 @@ export type Command =
   | {
       readonly _tag: "ProcessorsDelete"
       readonly live: boolean
+      readonly account: string | undefined
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "ProcessorsResolve"
+      readonly action: "approve" | "cancel"
+      /** The change approved (`approve` names the change it applies). */
+      readonly id: string | undefined
       readonly account: string | undefined
       readonly store: Store.Options
     }
@@ -465,7 +475,7 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     )
   ).pipe(
     CliCommand.withDescription(
-      "connect a payment processor: its credentials are checked with the processor, then saved sealed"
+      "connect a payment processor: its credentials are checked with the processor, then saved sealed, at once (as the account's owner, in live mode too)"
     )
   )
 
@@ -502,7 +512,50 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
           }) as const
       )
     )
-  ).pipe(CliCommand.withDescription("disconnect the payment processor of the mode"))
+  ).pipe(
+    CliCommand.withDescription(
+      "disconnect the payment processor of the mode, at once (as the account's owner, in live mode too)"
+    )
+  )
+
+  const processorsResolve = (action: "approve" | "cancel") =>
+    CliCommand.make(
+      action,
+      {
+        id: CliArgs.text({ name: "pcc_id" }).pipe(
+          CliArgs.withSchema(Schema.String.pipe(Schema.pattern(/^pcc_\w+$/))),
+          CliArgs.withDescription(
+            "the held change's id (pcc_…), as levy processors show --live or GET /v1/processor-config/pending shows it"
+          ),
+          CliArgs.optional
+        ),
+        account,
+        ...storeOptions
+      },
+      handle((flags) =>
+        Effect.gen(function* () {
+          const id = Option.getOrUndefined(flags.id)
+          // An approval names the change it applies, never whatever is held at that moment.
+          if (action === "approve" && id === undefined) {
+            return yield* new UsageError({
+              message:
+                "processors approve needs the held change's id (pcc_…): levy processors approve pcc_…"
+            })
+          }
+          return {
+            _tag: "ProcessorsResolve",
+            action,
+            id,
+            account: Option.getOrUndefined(flags.account),
+            store: yield* resolveStore(flags)
+          } as const
+        })
+      )
+    ).pipe(
+      CliCommand.withDescription(
+        `${action} the live-mode processor configuration change held for approval`
+      )
+    )
 
   const listen = CliCommand.make(
     "listen",
@@ -588,7 +641,13 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
         CliCommand.withSubcommands([feeConfigs("approve"), feeConfigs("cancel")])
       ),
       CliCommand.make("processors").pipe(
-        CliCommand.withSubcommands([processorsSet, processorsShow, processorsDelete])
+        CliCommand.withSubcommands([
+          processorsSet,
+          processorsShow,
+          processorsDelete,
+          processorsResolve("approve"),
+          processorsResolve("cancel")
+        ])
       ),
       listen,
       CliCommand.make("rules").pipe(CliCommand.withSubcommands([rulesDiff]))
