@@ -320,8 +320,8 @@ describe("levy arguments", () => {
       [["serve"], { PORT: "http" }, /invalid port: http/],
       [["serve", "--store", "postgres"], {}, /DATABASE_URL/],
       [["keys", "create", "--name", "secretDev"], {}, /--name cannot be secretDev/],
-      [["fee-configs", "approve"], {}, /approve needs the pending change's id/],
-      [["processors", "approve"], {}, /approve needs the held change's id/],
+      [["fee-configs", "approve"], {}, /fee-configs approve needs the held change's id \(fcc_/],
+      [["processors", "approve"], {}, /processors approve needs the held change's id \(pcc_/],
       [["listen", "--forward-to", "http://x"], {}, /--api-key or LEVY_API_KEY/],
       [
         ["listen", "--forward-to", "http://x", "--api-key", "sk_prod_service_abc"],

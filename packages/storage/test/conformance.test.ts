@@ -110,6 +110,22 @@ const walk = <A extends { readonly id: string }>(
 
 const ids = (items: ReadonlyArray<{ readonly id: string }>) => items.map((i) => i.id)
 
+/** A live Stripe account's configuration held for approval, asked by key_a against none. */
+const heldSave = (fields: Partial<ProcessorChangeRequest> = {}): ProcessorChangeRequest => ({
+  id: nextId("pcc"),
+  action: "save",
+  processor: "stripe",
+  credentials: { secretKey: "sk_live_x" },
+  surcharge: false,
+  requestedBy: "key_a",
+  at: T0,
+  expected: null,
+  ...fields
+})
+
+/** key_b's approval of the held change `id`, checking nothing more. */
+const approvalOf = (id: string, at = T0) => ({ id, by: "key_b", at, check: () => Effect.void })
+
 for (const store of stores) {
   if (store.skip) {
     describe.skip(`storage conformance: ${store.name} (PostgreSQL unreachable)`, () => {})
@@ -1114,23 +1130,9 @@ for (const store of stores) {
             const { test, live } = yield* freshAccount
             const configs = yield* ProcessorConfigRepository
             const secretKey = "sk_live_heldCredential0123456789"
-            const request = (fields: Partial<ProcessorChangeRequest> = {}) => ({
-              id: nextId("pcc"),
-              action: "save" as const,
-              processor: "stripe",
-              credentials: { secretKey },
-              surcharge: false,
-              requestedBy: "key_a",
-              at: T0,
-              expected: null,
-              ...fields
-            })
-            const approval = (id: string) => ({
-              id,
-              by: "key_b",
-              at: T0 + 10,
-              check: () => Effect.void
-            })
+            const request = (fields: Partial<ProcessorChangeRequest> = {}) =>
+              heldSave({ credentials: { secretKey }, ...fields })
+            const approval = (id: string) => approvalOf(id, T0 + 10)
             // The first configuration held: nothing in force until it is approved.
             const first = yield* configs.request(live, request())
             expect(first).toMatchObject({
@@ -1234,27 +1236,9 @@ for (const store of stores) {
         Effect.gen(function* () {
           const { live } = yield* freshAccount
           const configs = yield* ProcessorConfigRepository
-          const held = yield* configs.request(live, {
-            id: nextId("pcc"),
-            action: "save",
-            processor: "stripe",
-            credentials: { secretKey: "sk_live_x" },
-            surcharge: false,
-            requestedBy: "key_a",
-            at: T0,
-            expected: null
-          })
+          const held = yield* configs.request(live, heldSave())
           const approvals = yield* Effect.all(
-            [1, 2, 3].map((n) =>
-              Effect.either(
-                configs.approve(live, {
-                  id: held.id,
-                  by: `key_${n}`,
-                  at: T0,
-                  check: () => Effect.void
-                })
-              )
-            ),
+            [1, 2, 3].map(() => Effect.either(configs.approve(live, approvalOf(held.id)))),
             { concurrency: "unbounded" }
           )
           expect(approvals.filter(Either.isRight)).toHaveLength(1)
@@ -1270,16 +1254,7 @@ for (const store of stores) {
           const { live } = yield* freshAccount
           const configs = yield* ProcessorConfigRepository
           const tx = yield* Transactions
-          const request = {
-            id: nextId("pcc"),
-            action: "save" as const,
-            processor: "stripe",
-            credentials: { secretKey: "sk_live_x" },
-            surcharge: false,
-            requestedBy: "key_a",
-            at: T0,
-            expected: null
-          }
+          const request = heldSave()
           const exit = yield* Effect.exit(
             tx.run(
               Effect.zipRight(configs.request(live, request), Effect.fail("injected" as const))
@@ -1291,12 +1266,7 @@ for (const store of stores) {
           const approval = yield* Effect.exit(
             tx.run(
               Effect.zipRight(
-                configs.approve(live, {
-                  id: request.id,
-                  by: "key_b",
-                  at: T0,
-                  check: () => Effect.void
-                }),
+                configs.approve(live, approvalOf(request.id)),
                 Effect.fail("injected" as const)
               )
             )

@@ -397,14 +397,29 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     CliCommand.withDescription("an additional named secret key (the account's other keys stay)")
   )
 
-  const feeConfigs = (action: "approve" | "cancel") =>
+  /**
+   * `approve <id>` / `cancel` of a live-mode change held for approval: an approval names the
+   * change it applies, never whatever is held at that moment.
+   */
+  const resolving = (
+    tag: "FeeConfigsResolve" | "ProcessorsResolve",
+    action: "approve" | "cancel",
+    held: {
+      readonly prefix: "fcc" | "pcc"
+      readonly command: string
+      readonly shownBy: string
+      readonly what: string
+    }
+  ) =>
     CliCommand.make(
       action,
       {
-        id: CliArgs.text({ name: "fcc_id" }).pipe(
-          CliArgs.withSchema(Schema.String.pipe(Schema.pattern(/^fcc_\w+$/))),
+        id: CliArgs.text({ name: `${held.prefix}_id` }).pipe(
+          CliArgs.withSchema(
+            Schema.String.pipe(Schema.pattern(new RegExp(`^${held.prefix}_\\w+$`)))
+          ),
           CliArgs.withDescription(
-            "the pending change's id (fcc_…), as GET /v1/fee-configs shows it"
+            `the held change's id (${held.prefix}_…), as ${held.shownBy} shows it`
           ),
           CliArgs.optional
         ),
@@ -414,15 +429,13 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       handle((flags) =>
         Effect.gen(function* () {
           const id = Option.getOrUndefined(flags.id)
-          // An approval names the change it applies, never whatever is pending at that moment.
           if (action === "approve" && id === undefined) {
             return yield* new UsageError({
-              message:
-                "fee-configs approve needs the pending change's id (fcc_…): levy fee-configs approve fcc_…"
+              message: `${held.command} approve needs the held change's id (${held.prefix}_…): levy ${held.command} approve ${held.prefix}_…`
             })
           }
           return {
-            _tag: "FeeConfigsResolve",
+            _tag: tag,
             action,
             id,
             account: Option.getOrUndefined(flags.account),
@@ -430,7 +443,15 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
           } as const
         })
       )
-    ).pipe(CliCommand.withDescription(`${action} the live-mode pending fee configuration change`))
+    ).pipe(CliCommand.withDescription(`${action} the live-mode ${held.what} held for approval`))
+
+  const feeConfigs = (action: "approve" | "cancel") =>
+    resolving("FeeConfigsResolve", action, {
+      prefix: "fcc",
+      command: "fee-configs",
+      shownBy: "GET /v1/fee-configs",
+      what: "fee configuration change"
+    })
 
   const processorsSet = CliCommand.make(
     "set",
@@ -519,43 +540,12 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
   )
 
   const processorsResolve = (action: "approve" | "cancel") =>
-    CliCommand.make(
-      action,
-      {
-        id: CliArgs.text({ name: "pcc_id" }).pipe(
-          CliArgs.withSchema(Schema.String.pipe(Schema.pattern(/^pcc_\w+$/))),
-          CliArgs.withDescription(
-            "the held change's id (pcc_…), as levy processors show --live or GET /v1/processor-config/pending shows it"
-          ),
-          CliArgs.optional
-        ),
-        account,
-        ...storeOptions
-      },
-      handle((flags) =>
-        Effect.gen(function* () {
-          const id = Option.getOrUndefined(flags.id)
-          // An approval names the change it applies, never whatever is held at that moment.
-          if (action === "approve" && id === undefined) {
-            return yield* new UsageError({
-              message:
-                "processors approve needs the held change's id (pcc_…): levy processors approve pcc_…"
-            })
-          }
-          return {
-            _tag: "ProcessorsResolve",
-            action,
-            id,
-            account: Option.getOrUndefined(flags.account),
-            store: yield* resolveStore(flags)
-          } as const
-        })
-      )
-    ).pipe(
-      CliCommand.withDescription(
-        `${action} the live-mode processor configuration change held for approval`
-      )
-    )
+    resolving("ProcessorsResolve", action, {
+      prefix: "pcc",
+      command: "processors",
+      shownBy: "levy processors show --live or GET /v1/processor-config/pending",
+      what: "processor configuration change"
+    })
 
   const listen = CliCommand.make(
     "listen",

@@ -66,10 +66,6 @@ import type { Claim } from "../idempotency/Claim.js"
 import * as Keyed from "../idempotency/Keyed.js"
 import type { Written } from "../idempotency/Written.js"
 import {
-  type DeleteProcessorConfigError,
-  deleteProcessorConfig
-} from "../processorConfigs/deleteProcessorConfig.js"
-import {
   type ApproveProcessorChangeError,
   approveProcessorChange
 } from "../processorConfigs/approveProcessorChange.js"
@@ -77,6 +73,10 @@ import {
   type CancelProcessorChangeError,
   cancelProcessorChange
 } from "../processorConfigs/cancelProcessorChange.js"
+import {
+  type DeleteProcessorConfigError,
+  deleteProcessorConfig
+} from "../processorConfigs/deleteProcessorConfig.js"
 import type { NoPendingProcessorChange } from "../processorConfigs/ProcessorChangeErrors.js"
 import type { ProcessorConfigNotFound } from "../processorConfigs/ProcessorConfigErrors.js"
 import {
@@ -393,6 +393,31 @@ const writing =
       )
     })
 
+/**
+ * An approval of the held change `id` by `options.by` (`operation` its request, `{id}` its
+ * body): `writing`, its answer replayed under a key.
+ */
+const approving =
+  <B, BI, E, R>(
+    operation: string,
+    body: Schema.Schema<{ readonly id: string }, { readonly id: string }>,
+    answer: Schema.Schema<B, BI>,
+    approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      by: string,
+      claim: Option.Option<Claim>
+    ) => Effect.Effect<Written<B>, E, R>
+  ) =>
+  (tenant: Tenant.Tenant, id: string, options: ApproveOptions) =>
+    writing(
+      operation,
+      body,
+      answer,
+      (t, valid, claim) => approve(t, valid.id, options.by, claim),
+      Replays.success(answer)
+    )(tenant, { id }, options)
+
 /** A page of stored records as the wire shows them; an unknown cursor is the caller's error. */
 const page = <S, W, R>(
   listed: Effect.Effect<
@@ -507,13 +532,12 @@ export const make = Effect.gen(function* () {
         ),
       approve: (tenant, id, options) =>
         run(
-          writing(
+          approving(
             "POST /v1/fee-configs/pending/approve",
             FeeConfigApprove.FeeConfigApprove,
             FeeConfig.FeeConfig,
-            (t, valid, claim) => approveFeeChange(t, valid.id, options.by, claim),
-            Replays.success(FeeConfig.FeeConfig)
-          )(tenant, { id }, options)
+            approveFeeChange
+          )(tenant, id, options)
         ),
       cancel: (tenant, options) =>
         run(
@@ -601,13 +625,12 @@ export const make = Effect.gen(function* () {
       retrievePending: (tenant) => run(retrievePendingProcessorChange(tenant)),
       approve: (tenant, id, options) =>
         run(
-          writing(
+          approving(
             "POST /v1/processor-config/pending/approve",
             ProcessorConfigApprove.ProcessorConfigApprove,
             ProcessorConfig.ProcessorConfigChange,
-            (t, valid, claim) => approveProcessorChange(t, valid.id, options.by, claim),
-            Replays.success(ProcessorConfig.ProcessorConfigChange)
-          )(tenant, { id }, options)
+            approveProcessorChange
+          )(tenant, id, options)
         ),
       cancel: (tenant, options) =>
         run(
