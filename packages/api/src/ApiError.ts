@@ -124,9 +124,10 @@ export class MethodNotAllowedError extends Schema.TaggedError<MethodNotAllowedEr
 
 /**
  * 409: a conflict with the state of the account: a request with the same Idempotency-Key is
- * still running (docs/design.md §7), or a fee configuration change was judged against a
- * configuration that has changed since (`fee_config_change_stale`, `fee_config_contended`,
- * docs/design.md §6).
+ * still running (docs/design.md §7), or a fee or processor configuration change was judged
+ * against a configuration that has changed since (`fee_config_change_stale`,
+ * `fee_config_contended`, docs/design.md §6; `processor_config_change_stale`,
+ * `processor_config_contended`, docs/design.md §4).
  */
 export class IdempotencyError extends Schema.TaggedError<IdempotencyError>()("IdempotencyError", {
   code: code("idempotency_key_in_use"),

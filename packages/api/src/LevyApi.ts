@@ -44,7 +44,12 @@ import {
   RegionParams
 } from "./ListParams.js"
 import * as OpenApiDocument from "./OpenApiDocument.js"
-import { DeletedProcessorConfig, ProcessorConfig } from "./ProcessorConfig.js"
+import {
+  DeletedProcessorConfig,
+  ProcessorConfig,
+  ProcessorConfigChange
+} from "./ProcessorConfig.js"
+import { ProcessorConfigApprove } from "./ProcessorConfigApprove.js"
 import { ProcessorConfigCreate } from "./ProcessorConfigCreate.js"
 import { Refund } from "./Refund.js"
 import { RefundCreate } from "./RefundCreate.js"
@@ -365,7 +370,8 @@ export class KeysGroup extends HttpApiGroup.make("keys")
 /**
  * The payment processor of the key's account and mode: saved (checked with the processor
  * first), shown masked, removed. Secret keys only, like every endpoint that is not a
- * publishable key's.
+ * publishable key's. In live mode a save or delete decides where the money goes, so it is
+ * held until another secret key approves it (docs/design.md §4).
  */
 export class ProcessorConfigGroup extends HttpApiGroup.make("processorConfig")
   .add(
@@ -373,7 +379,7 @@ export class ProcessorConfigGroup extends HttpApiGroup.make("processorConfig")
       "create",
       "/v1/processor-config",
       "Save the payment processor",
-      "Creates or replaces the processor configuration of this account and mode. The credentials are checked with one read-only call to the processor first: a refusal is a 400 processor_credentials_refused with the processor's reason, an unreachable processor a 503; nothing is saved then. The response shows the credentials masked, never in full."
+      "Creates or replaces the processor configuration of this account and mode. The credentials are checked with one read-only call to the processor first: a refusal is a 400 processor_credentials_refused with the processor's reason, an unreachable processor a 503; nothing is saved then. Test mode applies at once. In live mode the change is held until another secret key approves it: the answer is the configuration requested with applied: false and pendingChange (a 400 processor_config_change_pending while another is held). The response shows the credentials masked, never in full."
     )
       .setPayload(ProcessorConfigCreate)
       .addSuccess(ProcessorConfig)
@@ -384,7 +390,7 @@ export class ProcessorConfigGroup extends HttpApiGroup.make("processorConfig")
       "retrieve",
       "/v1/processor-config",
       "Retrieve the payment processor",
-      "404 when none is configured."
+      "The configuration in force, with pendingChange when a live-mode change is held. 404 when none is in force (its message names a held change, if any: GET /v1/processor-config/pending)."
     )
       .addSuccess(ProcessorConfig)
       .addError(NotFoundErrorWire)
@@ -393,13 +399,46 @@ export class ProcessorConfigGroup extends HttpApiGroup.make("processorConfig")
     HttpApiEndpoint.del("delete", "/v1/processor-config")
       .addSuccess(DeletedProcessorConfig)
       .addError(InvalidRequestErrorWire)
+      .addError(IdempotencyErrorWire)
       .addError(NotFoundErrorWire)
       .annotateContext(
         docs(
           "Delete the payment processor",
-          "Live charges are refused (processor_not_configured) until another is saved; test mode falls back to the simulator. 404 when none is configured."
+          "Live charges are refused (processor_not_configured) until another is saved; test mode falls back to the simulator. In live mode the deletion is held until another secret key approves it (deleted: false, pendingChange). 404 when none is configured."
         )
       )
+  )
+  .add(
+    read(
+      "retrievePending",
+      "/v1/processor-config/pending",
+      "Retrieve the held change",
+      "The live-mode change held for approval, its credentials masked. 404 when none is held."
+    )
+      .addSuccess(ProcessorConfigChange)
+      .addError(NotFoundErrorWire)
+  )
+  .add(
+    write(
+      "approvePending",
+      "/v1/processor-config/pending/approve",
+      "Approve the held change",
+      "Names the change approved ({id: pendingChange.id}) and applies it (status: applied, with a processor_config.updated or processor_config.deleted event). Needs a secret key other than the one that requested it (else 403 approval_requires_another_key); 404 when that change is not the one held; 409 processor_config_change_stale when the configuration changed since it was requested."
+    )
+      .setPayload(ProcessorConfigApprove)
+      .addSuccess(ProcessorConfigChange)
+      .addError(NotFoundErrorWire)
+      .addError(PayloadTooLargeErrorWire)
+  )
+  .add(
+    write(
+      "cancelPending",
+      "/v1/processor-config/pending/cancel",
+      "Cancel the held change",
+      "Drops it (status: cancelled). 404 when nothing is held."
+    )
+      .addSuccess(ProcessorConfigChange)
+      .addError(NotFoundErrorWire)
   ) {}
 
 /** The Levy `/v1` API. */

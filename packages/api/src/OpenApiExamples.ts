@@ -34,6 +34,7 @@ export const bodies: Readonly<Record<string, unknown>> = {
   },
   EventResend: { endpoint: "we_1a2b3c4d5e6f" },
   FeeConfigApprove: { id: "fcc_1a2b3c4d5e6f" },
+  ProcessorConfigApprove: { id: "pcc_1a2b3c4d5e6f" },
   WebhookEndpointCreate: {
     url: "https://example.com/webhooks/levy",
     enabledEvents: ["charge.succeeded", "charge.refunded"],

@@ -1,10 +1,12 @@
 /**
  * The payment processor configured for the key's account and mode (`object:
  * "processor_config"`, docs/design.md §4): which processor charges, its credentials masked
- * (never the secrets themselves), and the URL where the processor's notifications go.
+ * (never the secrets themselves), and the URL where the processor's notifications go; and a
+ * change to it held in live mode until another secret key approves it
+ * (`object: "processor_config_change"`).
  */
 import { Schema } from "effect"
-import { Livemode, oneOf, Timestamp } from "./Field.js"
+import { Livemode, oneOf, PrefixedId, Timestamp } from "./Field.js"
 
 /** The processors Levy can charge through. */
 export const PROCESSORS = ["stripe", "adyen"] as const
@@ -100,12 +102,53 @@ export const CREDENTIAL_FIELDS: Readonly<Record<ProcessorName, ReadonlyArray<Cre
   ]
 }
 
+/** Credentials by name, each masked ("sk_live_…4242"): the secrets are never returned. */
+const MaskedCredentials = Schema.Record({ key: Schema.String, value: Schema.String })
+
+/** A held change's id, `pcc_…`. */
+export const ProcessorConfigChangeId = PrefixedId("pcc")
+
+/**
+ * A live-mode change of the processor configuration (a save or a delete) held until another
+ * secret key approves it: it decides where the money goes.
+ */
+export const ProcessorConfigChange = Schema.Struct({
+  object: Schema.Literal("processor_config_change"),
+  id: ProcessorConfigChangeId,
+  action: oneOf("save", "delete").annotations({
+    description: "save: replace the configuration (or make the first); delete: remove it."
+  }),
+  processor: ProcessorName.annotations({
+    description: "The processor it saves, or the one it deletes."
+  }),
+  livemode: Livemode,
+  credentials: Schema.optional(
+    MaskedCredentials.annotations({
+      description:
+        "A save's credentials, masked as the configuration shows them, so the approver can tell which processor account the money would go to."
+    })
+  ),
+  surcharge: Schema.Boolean.annotations({
+    description: "A save's surcharge setting (false for a delete)."
+  }),
+  status: oneOf("pending", "applied", "cancelled").annotations({
+    description:
+      "pending until approved (applied) or cancelled; the answers to approve and cancel show it resolved."
+  }),
+  stale: Schema.Boolean.annotations({
+    description:
+      "true when the configuration changed after this change was requested: it was asked against a configuration no longer in force, so it can no longer be approved (409 processor_config_change_stale); cancel it and request it again."
+  }),
+  requestedAt: Timestamp
+}).annotations({ identifier: "ProcessorConfigChange" })
+export type ProcessorConfigChange = typeof ProcessorConfigChange.Type
+
 /** The processor configuration. */
 export const ProcessorConfig = Schema.Struct({
   object: Schema.Literal("processor_config"),
   processor: ProcessorName,
   livemode: Livemode,
-  credentials: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+  credentials: MaskedCredentials.annotations({
     description:
       'Each saved credential by name, masked ("sk_live_…4242"): the secrets are never returned.'
   }),
@@ -117,7 +160,18 @@ export const ProcessorConfig = Schema.Struct({
       "The path on this server to register with the processor for its notifications: /v1/processor-webhooks/{account}/{test|live}/{processor}."
   }),
   created: Timestamp,
-  updated: Timestamp
+  updated: Timestamp,
+  applied: Schema.optional(
+    Schema.Boolean.annotations({
+      description:
+        "false in the answer to a live-mode save held for approval: this is the configuration requested, not the one in force (see pendingChange). Absent otherwise."
+    })
+  ),
+  pendingChange: Schema.optional(
+    ProcessorConfigChange.annotations({
+      description: "A live-mode change held until another secret key approves it."
+    })
+  )
 }).annotations({ identifier: "ProcessorConfig" })
 export type ProcessorConfig = typeof ProcessorConfig.Type
 
@@ -126,6 +180,10 @@ export const DeletedProcessorConfig = Schema.Struct({
   object: Schema.Literal("processor_config"),
   processor: ProcessorName,
   livemode: Livemode,
-  deleted: Schema.Literal(true)
+  deleted: Schema.Boolean.annotations({
+    description:
+      "true when removed; false in live mode, where the deletion is held for approval by another secret key (pendingChange)."
+  }),
+  pendingChange: Schema.optional(ProcessorConfigChange)
 }).annotations({ identifier: "DeletedProcessorConfig" })
 export type DeletedProcessorConfig = typeof DeletedProcessorConfig.Type

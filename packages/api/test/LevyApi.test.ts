@@ -65,7 +65,10 @@ const expected = [
   "POST /v1/keys/{id}/revoke",
   "POST /v1/processor-config",
   "GET /v1/processor-config",
-  "DELETE /v1/processor-config"
+  "DELETE /v1/processor-config",
+  "GET /v1/processor-config/pending",
+  "POST /v1/processor-config/pending/approve",
+  "POST /v1/processor-config/pending/cancel"
 ]
 
 const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>

@@ -20,6 +20,7 @@ import * as Estimate from "../src/Estimate.js"
 import * as Event from "../src/Event.js"
 import * as FeeConfig from "../src/FeeConfig.js"
 import * as List from "../src/List.js"
+import * as ProcessorConfig from "../src/ProcessorConfig.js"
 import * as Refund from "../src/Refund.js"
 import * as Region from "../src/Region.js"
 import * as WebhookDelivery from "../src/WebhookDelivery.js"
@@ -308,6 +309,60 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
     ).toBe("Left")
     expect(
       Schema.decodeUnknownEither(Event.Event)({ ...encoded, type: "charge.created" })._tag
+    ).toBe("Left")
+  })
+
+  it("processor configuration events carry the configuration, its deletion or a held change, each decoding as itself", () => {
+    const change: ProcessorConfig.ProcessorConfigChange = {
+      object: "processor_config_change",
+      id: "pcc_1",
+      action: "save",
+      processor: "stripe",
+      livemode: true,
+      credentials: { secretKey: "rk_live_…4242" },
+      surcharge: false,
+      status: "pending",
+      stale: false,
+      requestedAt: 1
+    }
+    const held: ProcessorConfig.ProcessorConfig = {
+      object: "processor_config",
+      processor: "stripe",
+      livemode: true,
+      credentials: { secretKey: "rk_live_…4242" },
+      surcharge: false,
+      webhookUrl: "/v1/processor-webhooks/acct_1/live/stripe",
+      created: 1,
+      updated: 1,
+      applied: false,
+      pendingChange: change
+    }
+    const deleted: ProcessorConfig.DeletedProcessorConfig = {
+      object: "processor_config",
+      processor: "stripe",
+      livemode: true,
+      deleted: true
+    }
+    const { applied: _, pendingChange: __, ...saved } = held
+    for (const [type, object] of [
+      ["processor_config.updated", saved],
+      ["processor_config.deleted", deleted],
+      ["processor_config.change_requested", change]
+    ] as const) {
+      const event: Event.Event = {
+        id: "evt_1",
+        object: "event",
+        type,
+        data: { object },
+        created: 1,
+        livemode: true
+      }
+      expect(roundTrip(Event.Event, event)).toStrictEqual(event)
+    }
+    expect(roundTrip(ProcessorConfig.ProcessorConfig, held)).toStrictEqual(held)
+    expect(
+      Schema.decodeUnknownEither(ProcessorConfig.ProcessorConfigChange)({ ...change, id: "fcc_1" })
+        ._tag
     ).toBe("Left")
   })
 

@@ -15,6 +15,7 @@ import {
   FeeConfigUpdate,
   LevyApi,
   OpenApiExamples,
+  ProcessorConfigApprove,
   ProcessorConfigCreate,
   RefundCreate,
   WebhookEndpointCreate,
@@ -31,7 +32,8 @@ const schemas: Record<string, Schema.Schema.AnyNoContext> = {
   FeeConfigApprove: FeeConfigApprove.FeeConfigApprove,
   WebhookEndpointCreate: WebhookEndpointCreate.WebhookEndpointCreate,
   WebhookEndpointUpdate: WebhookEndpointUpdate.WebhookEndpointUpdate,
-  ProcessorConfigCreate: ProcessorConfigCreate.ProcessorConfigCreate
+  ProcessorConfigCreate: ProcessorConfigCreate.ProcessorConfigCreate,
+  ProcessorConfigApprove: ProcessorConfigApprove.ProcessorConfigApprove
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a JSON document walked by key, checked by the assertions

@@ -253,17 +253,36 @@ const keys = (client: Client) => {
 const processorConfig = (client: Client) => ({
   /**
    * `POST /v1/processor-config`: connects Stripe or Adyen for this key's mode (replacing any
-   * processor configured), after the processor accepted the credentials; shown masked.
+   * processor configured), after the processor accepted the credentials; shown masked. In live
+   * mode it is held until another secret key approves it: `applied: false` and `pendingChange`.
    */
   create: (
     params: ProcessorConfigCreate.ProcessorConfigCreate,
     options?: RequestOptions
   ): Promise<ProcessorConfig.ProcessorConfig> =>
     run(client.processorConfig.create({ payload: params, headers: headersOf(options) })),
-  /** `GET /v1/processor-config`: rejects with a 404 `NotFoundError` when none is configured. */
+  /**
+   * `GET /v1/processor-config`: the configuration in force, with `pendingChange` when a change
+   * is held; rejects with a 404 `NotFoundError` when none is in force.
+   */
   retrieve: (): Promise<ProcessorConfig.ProcessorConfig> => run(client.processorConfig.retrieve()),
-  /** `DELETE /v1/processor-config`. */
-  del: (): Promise<ProcessorConfig.DeletedProcessorConfig> => run(client.processorConfig.delete())
+  /** `DELETE /v1/processor-config`: in live mode held for approval (`deleted: false`). */
+  del: (): Promise<ProcessorConfig.DeletedProcessorConfig> => run(client.processorConfig.delete()),
+  /** `GET /v1/processor-config/pending`: the held change; a 404 `NotFoundError` when none. */
+  retrievePending: (): Promise<ProcessorConfig.ProcessorConfigChange> =>
+    run(client.processorConfig.retrievePending()),
+  /**
+   * `POST /v1/processor-config/pending/approve`: applies the held change `id`, by a key other
+   * than the requester's.
+   */
+  approvePending: (
+    id: string,
+    options?: RequestOptions
+  ): Promise<ProcessorConfig.ProcessorConfigChange> =>
+    run(client.processorConfig.approvePending({ payload: { id }, headers: headersOf(options) })),
+  /** `POST /v1/processor-config/pending/cancel`. */
+  cancelPending: (options?: RequestOptions): Promise<ProcessorConfig.ProcessorConfigChange> =>
+    run(client.processorConfig.cancelPending({ headers: headersOf(options) }))
 })
 
 /** The Levy API for Promise code. */

@@ -1,19 +1,35 @@
 /**
  * `levy.processorConfig` against the real server, whose Stripe API is the local fake: create
- * (masked), retrieve, del, and the typed errors of a refused key and of none configured.
+ * (masked), retrieve, del, and the typed errors of a refused key and of none configured; in
+ * live mode the change held, read, refused to its requester, and approved by another key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { startFakeStripe } from "../../server/test/fakes/FakeStripe.js"
-import { InvalidRequestError, Levy, NotFoundError } from "../src/index.js"
-import { memoryStore, SECRET, startWithStore } from "./support.js"
+import { InvalidRequestError, Levy, NotFoundError, PermissionError } from "../src/index.js"
+import {
+  KEYS_WITH_APPROVER,
+  LIVE_APPROVER,
+  LIVE_SECRET,
+  memoryStore,
+  SECRET,
+  startWithStore
+} from "./support.js"
+
+const LIVE_STRIPE_KEY = "sk_live_clientFake0123456789ab7777"
 
 describe("levy.processorConfig", () => {
   let stripe: Awaited<ReturnType<typeof startFakeStripe>>
   let server: Awaited<ReturnType<typeof startWithStore>>
   let levy: Levy
   beforeAll(async () => {
-    stripe = await startFakeStripe({ secretKey: "sk_test_clientFake0123456789ab4242" })
-    server = await startWithStore(memoryStore(), { processorApiBaseUrls: { stripe: stripe.url } })
+    stripe = await startFakeStripe({
+      secretKey: "sk_test_clientFake0123456789ab4242",
+      otherSecretKeys: [LIVE_STRIPE_KEY]
+    })
+    server = await startWithStore(memoryStore(), {
+      keys: KEYS_WITH_APPROVER,
+      processorApiBaseUrls: { stripe: stripe.url }
+    })
     levy = new Levy(SECRET, { baseUrl: server.url })
   })
   afterAll(async () => {
@@ -58,5 +74,31 @@ describe("levy.processorConfig", () => {
       deleted: true
     })
     await expect(levy.processorConfig.retrieve()).rejects.toBeInstanceOf(NotFoundError)
+  })
+
+  it("live mode: held, read, refused to its requester, approved by another key", async () => {
+    const live = new Levy(LIVE_SECRET, { baseUrl: server.url })
+    const held = await live.processorConfig.create({
+      processor: "stripe",
+      credentials: { secretKey: LIVE_STRIPE_KEY }
+    })
+    expect(held).toMatchObject({ applied: false, pendingChange: { status: "pending" } })
+    const id = held.pendingChange?.id ?? ""
+    expect(await live.processorConfig.retrievePending()).toMatchObject({
+      id,
+      credentials: { secretKey: "sk_live_…7777" }
+    })
+    await expect(live.processorConfig.approvePending(id)).rejects.toBeInstanceOf(PermissionError)
+    const approved = await new Levy(LIVE_APPROVER, {
+      baseUrl: server.url
+    }).processorConfig.approvePending(id)
+    expect(approved).toMatchObject({ id, status: "applied" })
+    expect(await live.processorConfig.retrieve()).toMatchObject({
+      credentials: { secretKey: "sk_live_…7777" }
+    })
+    const removal = await live.processorConfig.del()
+    expect(removal).toMatchObject({ deleted: false, pendingChange: { action: "delete" } })
+    expect(await live.processorConfig.cancelPending()).toMatchObject({ status: "cancelled" })
+    await expect(live.processorConfig.retrievePending()).rejects.toBeInstanceOf(NotFoundError)
   })
 })

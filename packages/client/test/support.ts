@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net"
 
 export {
   KEYS,
+  KEYS_WITH_APPROVER,
+  LIVE_APPROVER,
   LIVE_SECRET,
   memoryStore,
   PUBLISHABLE,

@@ -6,7 +6,8 @@
  * scanned, stored idempotent responses included) nor in the server's output; webhook targets
  * inside our own network are refused (loopback too: the server is not run for development);
  * a publishable key replaying a secret key's Idempotency-Key gets 403; one live key cannot
- * apply a gross_up raise nor approve it; text with NUL is a 400.
+ * apply a gross_up raise nor approve it, nor replace the live processor (held, its credentials
+ * sealed while held and scanned for with the other secrets); text with NUL is a 400.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -15,6 +16,7 @@ import { join, resolve } from "node:path"
 import { LevyApi } from "@levy/api"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { pathFor } from "../../../scripts/levyBinary.js"
+import { type FakeStripe, startFakeStripe } from "../../server/test/fakes/FakeStripe.js"
 import { count, type Database, throwaway } from "./support/Database.js"
 import { endpoints, fill } from "./support/Endpoints.js"
 import { record } from "./support/Figures.js"
@@ -24,8 +26,11 @@ import { type DevKeys, type Serving, serve } from "./support/Serve.js"
 const ROOT = resolve(import.meta.dirname, "../../..")
 /** A public address (TEST-NET-3): a target any mode accepts. */
 const ENDPOINT_URL = "http://203.0.113.10/hooks"
+/** A Stripe account's live key at the local fake: what one live key asks to connect. */
+const STRIPE_KEY = "sk_live_isolationFake0123456789abcdef"
 
 let db: Database
+let fake: FakeStripe
 let server: Serving
 let a: DevKeys
 let b: DevKeys
@@ -66,7 +71,13 @@ beforeAll(async () => {
   db = await throwaway("levy_rel_isolation")
   // As in production: PostgreSQL, not run for development (no account made and printed by
   // the server, no loopback webhook targets).
-  server = await serve({ databaseUrl: db.url, dataDir, dev: false })
+  fake = await startFakeStripe({ secretKey: STRIPE_KEY })
+  server = await serve({
+    databaseUrl: db.url,
+    dataDir,
+    dev: false,
+    env: { LEVY_STRIPE_API_BASE_URL: fake.url }
+  })
   a = createAccount()
   // Another account on the same store.
   b = createAccount()
@@ -96,9 +107,16 @@ beforeAll(async () => {
   ids["webhook-endpoints"] = endpoint.id
   secrets.push(endpoint.secret!)
   ids.events = (await ok(server.url, "GET", "/v1/events", { key })).data![0]!.id
+  // Account B's live processor asked for by one key: held, its credentials sealed while held.
+  await ok(server.url, "POST", "/v1/processor-config", {
+    key: b.keys.secretProd,
+    body: { processor: "stripe", credentials: { secretKey: STRIPE_KEY } }
+  })
+  secrets.push(STRIPE_KEY)
 })
 afterAll(async () => {
   await server?.kill()
+  await fake?.close()
   await db?.drop()
   rmSync(dataDir, { recursive: true, force: true })
 })
@@ -115,7 +133,7 @@ const BODY: Record<string, unknown> = {
 let tried = 0
 
 /** GET paths of one object per account and mode rather than a list. */
-const SINGLETONS = new Set(["/v1/processor-config"])
+const SINGLETONS = new Set(["/v1/processor-config", "/v1/processor-config/pending"])
 
 it("another account's ids, and the other mode's key, find nothing: 404 (lists show none of them)", async () => {
   const mine = new Set(Object.values(ids))
@@ -166,7 +184,7 @@ it("publishable keys on secret endpoints: 403", async () => {
 })
 
 it("no API key or webhook secret is stored in plain text in any column", async () => {
-  expect(secrets.length).toBe(9)
+  expect(secrets.length).toBe(10)
   const columns = await db.query<{ t: string; c: string }>(
     `SELECT table_name AS t, column_name AS c FROM information_schema.columns
       WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'json', 'jsonb', 'bytea')`
@@ -268,6 +286,24 @@ it("one live key cannot apply a fee raise that is not a rate change (gross_up): 
   expect(statusOf(self)).toBe(403)
 })
 
+it("one live key cannot replace the live processor: held, nothing in force, self-approval 403", async () => {
+  const key = b.keys.secretProd
+  const none = await call(server.url, "GET", "/v1/processor-config", { key })
+  tried++
+  expect(statusOf(none)).toBe(404)
+  const held = await call(server.url, "GET", "/v1/processor-config/pending", { key })
+  tried++
+  expect(held.kind === "answer" && held.body).toMatchObject({ action: "save", status: "pending" })
+  const id = held.kind === "answer" ? (held.body as { id: string }).id : ""
+  const self = await call(server.url, "POST", "/v1/processor-config/pending/approve", {
+    key,
+    body: { id }
+  })
+  tried++
+  expect(statusOf(self)).toBe(403)
+  expect(statusOf(await call(server.url, "GET", "/v1/processor-config", { key }))).toBe(404)
+})
+
 it("text with NUL is a 400 naming the field, never a 503 from PostgreSQL", async () => {
   const reply = await call(server.url, "POST", "/v1/charges", {
     key: a.keys.secretDev,
@@ -296,6 +332,6 @@ it("no secret key is in the server's output; /docs has a Content-Security-Policy
     serverErrors,
     undeliveredEvents: 0,
     notes:
-      "every cross-account and cross-mode id → 404; publishable on secret endpoints and on a secret key's Idempotency-Key → 403; gross_up by one live key held, self-approval 403; NUL → 400; 9 secrets, 0 found in plain text or in the server's output"
+      "every cross-account and cross-mode id → 404; publishable on secret endpoints and on a secret key's Idempotency-Key → 403; gross_up by one live key held, self-approval 403; a live processor by one key held, self-approval 403; NUL → 400; 10 secrets (a held processor key among them), 0 found in plain text or in the server's output"
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Scenario 7, a crash in the middle of a payment (docs/reliability.md, docs/processors.md "How
  * recovery works"): `levy serve --store postgres` in LIVE mode, Stripe configured through
- * `/v1/processor-config` and pointed at the local fake Stripe (`LEVY_STRIPE_API_BASE_URL`),
+ * `/v1/processor-config` (approved by the owner with `levy processors approve`) and pointed at
+ * the local fake Stripe (`LEVY_STRIPE_API_BASE_URL`),
  * kills itself with SIGKILL right after the fake accepted a payment or a refund and before
  * Levy settled it (`LEVY_TEST_CRASH_AFTER_PROCESSOR=1`). After a restart without the hook, the
  * client's retries with the same Idempotency-Key, or the recovery sweeper alone, finish the
@@ -13,15 +14,19 @@
  * of all) and one restarted server then polls them all at once: the run takes about one
  * sweeper lease, not one per key.
  */
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pathFor } from "../../../scripts/levyBinary.js"
 import { type FakeStripe, startFakeStripe } from "../../server/test/fakes/FakeStripe.js"
 import { type Database, throwaway } from "./support/Database.js"
 import { type Outcome, send } from "./support/Http.js"
 import { eventually } from "./support/Receiver.js"
 import { devKeys, type Serving, serve } from "./support/Serve.js"
+
+const ROOT = resolve(import.meta.dirname, "../../..")
 
 /** The fake's secret key: a live one, as the adapter refuses a test key in live mode. */
 const STRIPE_KEY = "sk_live_levy_crash_fake"
@@ -119,7 +124,17 @@ beforeAll(async () => {
     key: live,
     body: { processor: "stripe", credentials: { secretKey: STRIPE_KEY } }
   })
-  expect(saved).toMatchObject({ kind: "answer", status: 200 })
+  expect(saved).toMatchObject({ kind: "answer", status: 200, body: { applied: false } })
+  // A live processor waits for a second key; the owner approves it on the store (the CLI).
+  const held = (saved as { body: { pendingChange: { id: string } } }).body.pendingChange.id
+  execFileSync(
+    process.execPath,
+    [pathFor("reliability"), "processors", "approve", held, "--store", "postgres"].concat([
+      "--data-dir",
+      dataDir
+    ]),
+    { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url }, encoding: "utf8" }
+  )
   const base = await post(
     setup.url,
     "/v1/charges",

@@ -56,6 +56,10 @@ interface ApiErrorMap {
   readonly EstimateRefused: ApiError.InvalidRequestError
   readonly EstimateMismatch: ApiError.InvalidRequestError
   readonly EstimateRequired: ApiError.InvalidRequestError
+  readonly ProcessorChangeAlreadyPending: ApiError.InvalidRequestError
+  readonly ProcessorConfigContended: ApiError.IdempotencyError
+  readonly ProcessorChangeStale: ApiError.IdempotencyError
+  readonly NoPendingProcessorChange: ApiError.NotFoundError
 }
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
@@ -320,8 +324,45 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
       return Effect.fail(
         new ApiError.NotFoundError({
           code: "processor_not_configured",
-          message: `No payment processor is configured for this account in ${error.tenant.livemode ? "live" : "test"} mode. Save one with POST /v1/processor-config {"processor": "stripe" | "adyen", "credentials": {…}}, \`levy processors set\`, or the dashboard's Payment processor page (docs/processors.md).`
+          message:
+            error.pending === undefined
+              ? `No payment processor is configured for this account in ${error.tenant.livemode ? "live" : "test"} mode. Save one with POST /v1/processor-config {"processor": "stripe" | "adyen", "credentials": {…}}, \`levy processors set\`, or the dashboard's Payment processor page (docs/processors.md).`
+              : `No payment processor is in force for this account in ${error.tenant.livemode ? "live" : "test"} mode: a change to ${error.pending.action} ${error.pending.processor} ('${error.pending.id}') is held until another secret key approves it (GET /v1/processor-config/pending shows it; POST /v1/processor-config/pending/approve {"id": "${error.pending.id}"} with another key, or \`levy processors approve ${error.pending.id}\`, applies it).`
         })
+      )
+    case "ProcessorChangeAlreadyPending":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "processor_config_change_pending",
+          message:
+            "A processor configuration change is already held for approval: approve or cancel it (POST /v1/processor-config/pending/approve or /cancel) first; a stale one (pendingChange.stale) can only be cancelled."
+        })
+      )
+    case "ProcessorConfigContended":
+      return Effect.fail(
+        new ApiError.IdempotencyError({
+          code: "processor_config_contended",
+          message: `The processor configuration changed ${error.attempts} times while this change was being held; nothing was written. Retry the request.`
+        })
+      )
+    case "ProcessorChangeStale":
+      return Effect.fail(
+        new ApiError.IdempotencyError({
+          code: "processor_config_change_stale",
+          param: "id",
+          message: `The held processor configuration change '${error.id}' was requested against a configuration that is no longer in force, so approving it would apply something nobody reviewed. Cancel it (POST /v1/processor-config/pending/cancel) and request it again.`
+        })
+      )
+    case "NoPendingProcessorChange":
+      return Effect.fail(
+        error.id === undefined
+          ? new ApiError.NotFoundError({
+              message: "No processor configuration change is held for approval."
+            })
+          : new ApiError.NotFoundError({
+              message: `No held processor configuration change '${error.id}': it was approved, cancelled or replaced. Read the held change (GET /v1/processor-config/pending) and approve it by its id.`,
+              param: "id"
+            })
       )
     default:
       return Effect.fail(error)

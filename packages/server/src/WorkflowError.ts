@@ -7,6 +7,8 @@ import type { DescribeError } from "./estimates/Quoting.js"
 import type { ApproveFeeChangeError } from "./feeConfigs/approveFeeChange.js"
 import type { CancelFeeChangeError } from "./feeConfigs/cancelFeeChange.js"
 import type { UpdateFeeConfigError } from "./feeConfigs/updateFeeConfig.js"
+import type { ApproveProcessorChangeError } from "./processorConfigs/approveProcessorChange.js"
+import type { CancelProcessorChangeError } from "./processorConfigs/cancelProcessorChange.js"
 import type { DeleteProcessorConfigError } from "./processorConfigs/deleteProcessorConfig.js"
 import type { ProcessorConfigNotFound } from "./processorConfigs/ProcessorConfigErrors.js"
 import type { SaveProcessorConfigError } from "./processorConfigs/saveProcessorConfig.js"
@@ -28,5 +30,7 @@ export type WorkflowError =
   | RollWebhookSecretError
   | SaveProcessorConfigError
   | DeleteProcessorConfigError
+  | ApproveProcessorChangeError
+  | CancelProcessorChangeError
   | ProcessorConfigNotFound
   | DescribeError

@@ -181,6 +181,22 @@ describe("levy arguments", () => {
     })
   })
 
+  it("processors approve and cancel: the held live-mode change, approve naming it", async () => {
+    expect(await run(["processors", "approve", "pcc_1"])).toEqual({
+      _tag: "ProcessorsResolve",
+      action: "approve",
+      id: "pcc_1",
+      account: undefined,
+      store: embedded
+    })
+    expect(await run(["processors", "cancel", "--account", "acct_2"])).toMatchObject({
+      _tag: "ProcessorsResolve",
+      action: "cancel",
+      id: undefined,
+      account: "acct_2"
+    })
+  })
+
   it("processors set/show/delete: credentials by name, env:VAR read from the environment, --live", async () => {
     expect(
       await run(
@@ -307,6 +323,7 @@ describe("levy arguments", () => {
       ["keys", "revoke"],
       ["keys", "revoke", "sk_dev_service_abc"],
       ["fee-configs", "apply"],
+      ["processors", "approve", "fcc_1"],
       ["accounts", "delete"],
       ["listen"],
       ["listen", "--forward-to", "http://x", "--since", "yesterday"]
@@ -322,7 +339,8 @@ describe("levy arguments", () => {
       [["serve"], { PORT: "http" }, /invalid port: http/],
       [["serve", "--store", "postgres"], {}, /DATABASE_URL/],
       [["keys", "create", "--name", "secretDev"], {}, /--name cannot be secretDev/],
-      [["fee-configs", "approve"], {}, /approve needs the pending change's id/],
+      [["fee-configs", "approve"], {}, /fee-configs approve needs the held change's id \(fcc_/],
+      [["processors", "approve"], {}, /processors approve needs the held change's id \(pcc_/],
       [["listen", "--forward-to", "http://x"], {}, /--api-key or LEVY_API_KEY/],
       [
         ["listen", "--forward-to", "http://x", "--api-key", "sk_prod_service_abc"],

@@ -1,18 +1,31 @@
 /**
- * `levy processors set/show/delete` as child processes on one embedded data directory, against
- * the local fake of Stripe (`LEVY_STRIPE_API_BASE_URL`): a key the fake refuses is not saved
- * (exit 1), a good one is saved and shown masked, never printed in full; delete removes it.
+ * `levy processors set/show/delete/approve` as child processes on one embedded data directory,
+ * against the local fake of Stripe (`LEVY_STRIPE_API_BASE_URL`): a key the fake refuses is not
+ * saved (exit 1), a good one is saved and shown masked, never printed in full; delete removes
+ * it. In live mode the owner's set applies at once with its event, and a change a key asked for
+ * (held) is shown and approved from the command line.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { EventRepository, type Ids, type Storage, Tenant } from "@levy/storage"
+import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Store from "../src/cli/Store.js"
+import { deleteProcessorConfig } from "../src/processorConfigs/deleteProcessorConfig.js"
 import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import { levy, type Proc } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-processors-"))
 const storeArgs = ["--store", "embedded", "--data-dir", dataDir]
 const WEBHOOK_SECRET = "whsec_cli0123456789abcdefghijklmn"
+const LIVE_KEY = "sk_live_cliFake0123456789abcdef7777"
+
+/** Runs `effect` on the data directory's store, between commands (one process at a time). */
+const onStore = <A, E>(effect: Effect.Effect<A, E, Storage.Repositories | Ids>) => {
+  const runtime = ManagedRuntime.make(Store.layer({ store: "embedded", dataDir }))
+  return runtime.runPromise(effect).finally(() => runtime.dispose())
+}
 
 let stripe: FakeStripe
 let accountId = ""
@@ -43,7 +56,10 @@ const setStripe = (secretKey: string) =>
   )
 
 beforeAll(async () => {
-  stripe = await startFakeStripe({ secretKey: "sk_test_cliFake0123456789abcdef4242" })
+  stripe = await startFakeStripe({
+    secretKey: "sk_test_cliFake0123456789abcdef4242",
+    otherSecretKeys: [LIVE_KEY]
+  })
   const created = await run(["accounts", "create", "--json"])
   expect(created.code).toBe(0)
   accountId = JSON.parse(created.stdout).accountId
@@ -104,4 +120,52 @@ describe("levy processors", () => {
     expect(deleted.stdout).toContain("Disconnected stripe")
     expect((await run(["processors", "show", "--account", accountId])).code).toBe(1)
   }, 150_000)
+
+  it("live mode: the owner's set applies at once with its event; a held delete is shown and approved", async () => {
+    const live = Tenant.make(accountId, true)
+    const saved = await run(
+      [
+        "processors",
+        "set",
+        "stripe",
+        "--live",
+        "--credential",
+        "secretKey=env:STRIPE_KEY",
+        "--account",
+        accountId
+      ],
+      { STRIPE_KEY: LIVE_KEY }
+    )
+    expect(saved.code, saved.stderr).toBe(0)
+    expect(saved.stdout).toContain("secretKey: sk_live_…7777")
+    // A live key asks to delete it: held for approval.
+    const held = await onStore(deleteProcessorConfig(live, { by: "key_live_a" }))
+    const id = held.value.pendingChange?.id ?? ""
+    expect(held.value.deleted).toBe(false)
+
+    const shown = await run(["processors", "show", "--live", "--json", "--account", accountId])
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      credentials: { secretKey: "sk_live_…7777" },
+      pendingChange: { id, action: "delete", status: "pending" }
+    })
+    const approved = await run(["processors", "approve", id, "--account", accountId])
+    expect(approved.code, approved.stderr).toBe(0)
+    expect(approved.stdout).toContain(`Applied the held live-mode change ${id}`)
+    expect((await run(["processors", "show", "--live", "--account", accountId])).code).toBe(1)
+    const again = await run(["processors", "approve", id, "--account", accountId])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain("No held processor configuration change")
+
+    const types = await onStore(
+      Effect.map(
+        Effect.flatMap(EventRepository, (events) => events.list(live, { limit: 10 })),
+        (page) => page.data.map((e) => e.type)
+      )
+    )
+    expect(types).toEqual([
+      "processor_config.deleted",
+      "processor_config.change_requested",
+      "processor_config.updated"
+    ])
+  }, 300_000)
 })

@@ -3,7 +3,9 @@
  * server whose Stripe API is the local fake: nothing connected at first; a key Stripe refuses
  * is shown with Stripe's reason; the right key connects Stripe and the page shows it masked
  * with the webhook URL to register; the secret itself appears nowhere on the page; Disconnect
- * removes it. Adyen's form asks for Adyen's credentials. Screenshots go to test-artifacts/.
+ * removes it. Adyen's form asks for Adyen's credentials. In live mode connecting is held until
+ * another secret key approves it: the page shows the held change, refuses its requester's
+ * approval, and applies it when the second key approves. Screenshots go to test-artifacts/.
  * Skipped without Chromium locally, failing under CI.
  */
 import { existsSync, mkdirSync } from "node:fs"
@@ -12,7 +14,15 @@ import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
-import { call, type Running, SECRET, start } from "./support.js"
+import {
+  call,
+  KEYS_WITH_APPROVER,
+  LIVE_APPROVER,
+  LIVE_SECRET,
+  type Running,
+  SECRET,
+  start
+} from "./support.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const installed = existsSync(CHROMIUM)
@@ -20,6 +30,7 @@ const ci = process.env.CI !== undefined && process.env.CI !== "" && process.env.
 const WAIT = 15_000
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), "../../../test-artifacts")
 const WEBHOOK_SECRET = "whsec_dashboard0123456789abcdefgh"
+const LIVE_STRIPE_KEY = "sk_live_dashboardFake0123456787777"
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true })
@@ -35,8 +46,14 @@ describe.runIf(installed || ci)(
 
     beforeAll(async () => {
       if (!installed) return
-      stripe = await startFakeStripe({ secretKey: "sk_test_dashboardFake0123456784242" })
-      server = await start({ processorApiBaseUrls: { stripe: stripe.url } })
+      stripe = await startFakeStripe({
+        secretKey: "sk_test_dashboardFake0123456784242",
+        otherSecretKeys: [LIVE_STRIPE_KEY]
+      })
+      server = await start({
+        keys: KEYS_WITH_APPROVER,
+        processorApiBaseUrls: { stripe: stripe.url }
+      })
       mkdirSync(ARTIFACTS, { recursive: true })
       browser = await chromium.launch({
         executablePath: CHROMIUM,
@@ -54,11 +71,18 @@ describe.runIf(installed || ci)(
       page.on("dialog", (dialog) => {
         void dialog.accept()
       })
+      await signIn(SECRET)
+    }, 30_000)
+
+    const signIn = async (key: string) => {
       await page.goto(`${server.url}/dashboard`)
-      await page.getByLabel("Secret key").fill(SECRET)
+      if ((await page.getByRole("button", { name: "Sign out" }).count()) > 0) {
+        await page.getByRole("button", { name: "Sign out" }).click()
+      }
+      await page.getByLabel("Secret key").fill(key)
       await page.getByRole("button", { name: "Sign in" }).click()
       await page.getByRole("link", { name: "Payment processor" }).click()
-    }, 30_000)
+    }
 
     afterAll(async () => {
       await browser?.close()
@@ -134,5 +158,53 @@ describe.runIf(installed || ci)(
       expect((await call(server.url, "GET", "/v1/processor-config")).status).toBe(404)
       expect(errors).toEqual([])
     }, 30_000)
+
+    it("live mode: connecting waits for another key, which approves it on this page", async () => {
+      await signIn(LIVE_SECRET)
+      await expect
+        .poll(() => page.getByRole("main").textContent())
+        .toContain("No processor is connected in live mode")
+      await page.locator('select[name="processor"]').selectOption("stripe")
+      await page.getByLabel("Secret or restricted key").fill(LIVE_STRIPE_KEY)
+      await page.getByRole("button", { name: "Connect", exact: true }).click()
+      const held = page.getByTestId("processor-held")
+      await expect.poll(() => held.textContent()).toContain("Connect Stripe with these credentials")
+      expect(await page.getByRole("main").textContent()).toContain(
+        "waits for another secret key to approve it"
+      )
+      expect(await page.locator('[data-held-credential="secretKey"]').textContent()).toBe(
+        "sk_live_…7777"
+      )
+      expect(await page.content()).not.toContain(LIVE_STRIPE_KEY)
+      // Nothing is in force yet.
+      expect(
+        (await call(server.url, "GET", "/v1/processor-config", { key: LIVE_SECRET })).status
+      ).toBe(404)
+      // Its requester cannot approve it.
+      await held.getByRole("button", { name: "Approve" }).click()
+      await expect
+        .poll(() => held.getByRole("alert").textContent())
+        .toContain("different secret key")
+      await shot(page, "processor-held")
+      expect(
+        (await call(server.url, "GET", "/v1/processor-config", { key: LIVE_SECRET })).status
+      ).toBe(404)
+
+      // The second key sees it and approves it.
+      await signIn(LIVE_APPROVER)
+      await expect.poll(() => page.getByTestId("processor-held").count()).toBe(1)
+      await page.getByTestId("processor-held").getByRole("button", { name: "Approve" }).click()
+      await expect
+        .poll(() => page.getByRole("main").textContent())
+        .toContain("Approved: Stripe is connected in live mode.")
+      await expect
+        .poll(() => page.getByTestId("processor-config").textContent())
+        .toContain("Stripe is connected (live mode)")
+      expect(await page.getByTestId("processor-held").count()).toBe(0)
+      await shot(page, "processor-approved")
+      const inForce = await call(server.url, "GET", "/v1/processor-config", { key: LIVE_SECRET })
+      expect(inForce.body).toMatchObject({ credentials: { secretKey: "sk_live_…7777" } })
+      expect(errors).toEqual([])
+    }, 60_000)
   }
 )

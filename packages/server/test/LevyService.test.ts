@@ -351,8 +351,12 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
     }
   }, 60_000)
 
-  it("saves the processor once it accepts the credentials, shown masked, and removes it", async () => {
-    const stripe = await startFakeStripe({ secretKey: "sk_test_levyFake0123456789abcdef4242" })
+  it("saves the processor once it accepts the credentials, shown masked, and removes it; in live mode held for someone else's approval", async () => {
+    const liveKey = "sk_live_levyFake0123456789abcdef7777"
+    const stripe = await startFakeStripe({
+      secretKey: "sk_test_levyFake0123456789abcdef4242",
+      otherSecretKeys: [liveKey]
+    })
     const runtime = ManagedRuntime.make(
       LevyService.layerWith({ processorApiBaseUrls: { stripe: stripe.url } }).pipe(
         Layer.provideMerge(layer)
@@ -410,6 +414,42 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
       })
       const after = failureOf(await run(levy.processorConfig.delete(test)))
       expect(after._tag).toBe("ProcessorConfigNotFound")
+
+      // Live mode: held until someone else approves it (docs/design.md §4).
+      const live = LevyService.tenant(account.accountId, "live")
+      const held = await ok(
+        levy.processorConfig.save(
+          live,
+          { processor: "stripe", credentials: { secretKey: liveKey } },
+          { by: "bob" }
+        )
+      )
+      expect(held).toMatchObject({ applied: false, pendingChange: { action: "save" } })
+      const id = held.pendingChange?.id ?? ""
+      expect(failureOf(await run(levy.processorConfig.retrieve(live)))).toMatchObject({
+        _tag: "ProcessorConfigNotFound",
+        pending: { id }
+      })
+      expect(await ok(levy.processorConfig.retrievePending(live))).toMatchObject({ id })
+      const self = failureOf(await run(levy.processorConfig.approve(live, id, { by: "bob" })))
+      expect(self._tag).toBe("ApproverIsRequester")
+      const other = failureOf(
+        await run(levy.processorConfig.approve(live, "pcc_other", { by: "alice" }))
+      )
+      expect(other).toMatchObject({ _tag: "NoPendingProcessorChange", id: "pcc_other" })
+      expect(await ok(levy.processorConfig.approve(live, id, { by: "alice" }))).toMatchObject({
+        id,
+        status: "applied"
+      })
+      expect(await ok(levy.processorConfig.retrieve(live))).toMatchObject({
+        credentials: { secretKey: "sk_live_…7777" }
+      })
+      const removal = await ok(levy.processorConfig.delete(live, { by: "bob" }))
+      expect(removal).toMatchObject({ deleted: false, pendingChange: { action: "delete" } })
+      expect(await ok(levy.processorConfig.cancel(live))).toMatchObject({ status: "cancelled" })
+      expect(failureOf(await run(levy.processorConfig.retrievePending(live)))._tag).toBe(
+        "NoPendingProcessorChange"
+      )
     } finally {
       await runtime.dispose()
       await stripe.close()

@@ -11,6 +11,8 @@ import { type FakeAdyen, startFakeAdyen } from "./fakes/FakeAdyen.js"
 import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import {
   call,
+  KEYS_WITH_APPROVER,
+  LIVE_APPROVER,
   LIVE_SECRET,
   memoryStore,
   PUBLISHABLE,
@@ -31,6 +33,7 @@ beforeAll(async () => {
   stripe = await startFakeStripe({ secretKey: "sk_test_levyFake0123456789abcdef4242" })
   adyen = await startFakeAdyen()
   server = await startWithStore(memoryStore(), {
+    keys: KEYS_WITH_APPROVER,
     processorApiBaseUrls: { stripe: stripe.url, adyen: adyen.url }
   })
 })
@@ -186,18 +189,30 @@ describe("POST/GET/DELETE /v1/processor-config", () => {
     })
     expect(refused.status).toBe(400)
     expect(refused.body).toMatchObject({ error: { code: "processor_credentials_refused" } })
-    const saved = await call(server.url, "POST", PATH, {
+    // Live mode: held until another secret key approves it (docs/design.md §4).
+    const held = await call(server.url, "POST", PATH, {
       key: LIVE_SECRET,
       body: { processor: "adyen", credentials, surcharge: true }
     })
-    expect(saved.status).toBe(200)
-    expect(saved.body).toMatchObject({
+    expect(held.status).toBe(200)
+    expect(held.body).toMatchObject({
       processor: "adyen",
       livemode: true,
       surcharge: true,
-      webhookUrl: "/v1/processor-webhooks/acct_1/live/adyen"
+      webhookUrl: "/v1/processor-webhooks/acct_1/live/adyen",
+      applied: false,
+      pendingChange: { action: "save", processor: "adyen", surcharge: true, status: "pending" }
     })
-    expect(saved.text).not.toContain(credentials.hmacKey)
+    expect(held.text).not.toContain(credentials.hmacKey)
+    expect(held.text).not.toContain(credentials.apiKey)
+    const id = (held.body as { pendingChange: { id: string } }).pendingChange.id
+    const approved = await call(server.url, "POST", `${PATH}/pending/approve`, {
+      key: LIVE_APPROVER,
+      body: { id }
+    })
+    expect(approved.body).toMatchObject({ id, status: "applied" })
+    const saved = await call(server.url, "GET", PATH, { key: LIVE_SECRET })
+    expect(saved.body).toMatchObject({ processor: "adyen", livemode: true, surcharge: true })
     expect(saved.text).not.toContain(credentials.apiKey)
   })
 
@@ -226,18 +241,29 @@ describe("POST/GET/DELETE /v1/processor-config", () => {
     }
   })
 
-  it("DELETE removes this mode's configuration only; again it is a 404", async () => {
-    const removed = await call(server.url, "DELETE", PATH, { key: LIVE_SECRET })
-    expect(removed.status).toBe(200)
-    expect(removed.body).toStrictEqual({
+  it("DELETE removes this mode's configuration only (in live mode once another key approves); again it is a 404", async () => {
+    const held = await call(server.url, "DELETE", PATH, { key: LIVE_SECRET })
+    expect(held.status).toBe(200)
+    expect(held.body).toMatchObject({
       object: "processor_config",
       processor: "adyen",
       livemode: true,
-      deleted: true
+      deleted: false,
+      pendingChange: { action: "delete", processor: "adyen" }
     })
+    const id = (held.body as { pendingChange: { id: string } }).pendingChange.id
+    await call(server.url, "POST", `${PATH}/pending/approve`, { key: LIVE_APPROVER, body: { id } })
     expect((await call(server.url, "GET", PATH, { key: LIVE_SECRET })).status).toBe(404)
     expect((await call(server.url, "DELETE", PATH, { key: LIVE_SECRET })).status).toBe(404)
     expect((await call(server.url, "GET", PATH, { key: SECRET })).status).toBe(200)
+    const removed = await call(server.url, "DELETE", PATH, { key: SECRET })
+    expect(removed.body).toStrictEqual({
+      object: "processor_config",
+      processor: "stripe",
+      livemode: false,
+      deleted: true
+    })
+    expect((await call(server.url, "GET", PATH, { key: SECRET })).status).toBe(404)
   })
 })
 
@@ -252,7 +278,11 @@ describe("a processor or a store that is down", () => {
       get: () => down,
       open: () => down,
       save: () => down,
-      remove: () => down
+      remove: () => down,
+      request: () => down,
+      pending: () => down,
+      approve: () => down,
+      cancel: () => down
     })
     failing = await start({
       storage: Layer.merge(memoryStore(), broken),

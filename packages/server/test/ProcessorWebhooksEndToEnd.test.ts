@@ -16,7 +16,15 @@ import {
   startProcessors,
   webhookPath
 } from "./ProcessorWebhooksSupport.js"
-import { call, LIVE_SECRET, SECRET, STORES, startWithStore } from "./support.js"
+import {
+  call,
+  KEYS_WITH_APPROVER,
+  LIVE_APPROVER,
+  LIVE_SECRET,
+  SECRET,
+  STORES,
+  startWithStore
+} from "./support.js"
 import {
   eventually,
   type Receiver,
@@ -151,7 +159,10 @@ describe("a processor's dispute, end to end, configured through /v1/processor-co
   let server: Awaited<ReturnType<typeof startWithStore>>
   beforeAll(async () => {
     stripe = await startFakeStripe({ secretKey: "sk_live_levy_configured_4242" })
-    server = await startWithStore(STORES[0][1](), { processorApiBaseUrls: { stripe: stripe.url } })
+    server = await startWithStore(STORES[0][1](), {
+      keys: KEYS_WITH_APPROVER,
+      processorApiBaseUrls: { stripe: stripe.url }
+    })
   })
   afterAll(async () => {
     await server.close()
@@ -169,7 +180,16 @@ describe("a processor's dispute, end to end, configured through /v1/processor-co
       }
     })
     expect(connected.status, connected.text).toBe(200)
-    const { webhookUrl } = connected.body as { webhookUrl: string }
+    const { webhookUrl, pendingChange } = connected.body as {
+      webhookUrl: string
+      pendingChange: { id: string }
+    }
+    // A live configuration waits for a second key (docs/design.md §4).
+    const approved = await call(server.url, "POST", "/v1/processor-config/pending/approve", {
+      key: LIVE_APPROVER,
+      body: { id: pendingChange.id }
+    })
+    expect(approved.status, approved.text).toBe(200)
     expect(webhookUrl).toContain("/v1/processor-webhooks/acct_1/live/stripe")
 
     const created = await live("POST", "/v1/charges", {

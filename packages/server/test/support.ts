@@ -24,6 +24,16 @@ export const KEYS: ReadonlyArray<KeyResolver.StaticKey> = [
   { secret: PUBLISHABLE, accountId: "acct_1", keyId: "key_pk_dev" }
 ]
 
+/**
+ * A second live secret key of acct_1, for approving what another key requested (a held fee
+ * or processor configuration change, docs/design.md §4, §6).
+ */
+export const LIVE_APPROVER = "sk_prod_service_approver0005"
+export const KEYS_WITH_APPROVER: ReadonlyArray<KeyResolver.StaticKey> = [
+  ...KEYS,
+  { secret: LIVE_APPROVER, accountId: "acct_1", keyId: "key_sk_prod_approver" }
+]
+
 export interface Running {
   readonly url: string
   readonly close: () => Promise<void>

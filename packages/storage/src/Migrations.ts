@@ -18,6 +18,7 @@ import processorConfigs from "./migrations/0005_processor_configs.js"
 import processorNotifications from "./migrations/0006_processor_notifications.js"
 import feeConfigVersions from "./migrations/0007_fee_config_versions.js"
 import webhookLimitsAndRetention from "./migrations/0008_webhook_limits_and_retention.js"
+import processorConfigChanges from "./migrations/0009_processor_config_changes.js"
 import chargeEstimates from "./migrations/0011_charge_estimates.js"
 import { StorageError } from "./StorageError.js"
 
@@ -31,6 +32,7 @@ export const migrations = {
   "0006_processor_notifications": processorNotifications,
   "0007_fee_config_versions": feeConfigVersions,
   "0008_webhook_limits_and_retention": webhookLimitsAndRetention,
+  "0009_processor_config_changes": processorConfigChanges,
   "0011_charge_estimates": chargeEstimates
 }
 

@@ -67,3 +67,14 @@ export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReach
   entity: Schema.String,
   limit: Schema.Number
 }) {}
+
+/**
+ * A compare-and-set on a revision lost: the record is no longer at the revision the caller
+ * decided against (null: there was none, or there is none now).
+ */
+export class RevisionConflict extends Schema.TaggedError<RevisionConflict>()("RevisionConflict", {
+  entity: Schema.String,
+  id: Schema.String,
+  expected: Schema.NullOr(Schema.String),
+  found: Schema.NullOr(Schema.String)
+}) {}

@@ -65,7 +65,14 @@ export * as Migrations from "./Migrations.js"
 export { MemoryStore } from "./memory/MemoryStore.js"
 export * as Page from "./Page.js"
 export {
+  type AppliedProcessorChange,
+  type OpenedProcessorChange,
   type OpenedProcessorConfig,
+  PENDING_CHANGE as PENDING_PROCESSOR_CHANGE,
+  type ProcessorApproval,
+  type ProcessorChange,
+  type ProcessorChangeAction,
+  type ProcessorChangeRequest,
   type ProcessorConfig,
   ProcessorConfigRepository,
   type ProcessorConfigRepositoryService,

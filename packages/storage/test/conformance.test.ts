@@ -16,7 +16,10 @@ import {
 import { random36, timeOrdered } from "../src/Ids.js"
 import type { JsonObject } from "../src/Json.js"
 import * as Page from "../src/Page.js"
-import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
+import {
+  type ProcessorChangeRequest,
+  ProcessorConfigRepository
+} from "../src/ProcessorConfigRepository.js"
 import type { Tenant } from "../src/Tenant.js"
 import { Transactions } from "../src/Transactions.js"
 import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
@@ -107,6 +110,22 @@ const walk = <A extends { readonly id: string }>(
   })
 
 const ids = (items: ReadonlyArray<{ readonly id: string }>) => items.map((i) => i.id)
+
+/** A live Stripe account's configuration held for approval, asked by key_a against none. */
+const heldSave = (fields: Partial<ProcessorChangeRequest> = {}): ProcessorChangeRequest => ({
+  id: nextId("pcc"),
+  action: "save",
+  processor: "stripe",
+  credentials: { secretKey: "sk_live_x" },
+  surcharge: false,
+  requestedBy: "key_a",
+  at: T0,
+  expected: null,
+  ...fields
+})
+
+/** key_b's approval of the held change `id`, checking nothing more. */
+const approvalOf = (id: string, at = T0) => ({ id, by: "key_b", at, check: () => Effect.void })
 
 for (const store of stores) {
   if (store.skip) {
@@ -1103,6 +1122,160 @@ for (const store of stores) {
           )
           expect(Exit.isFailure(removal)).toBe(true)
           expect(Option.isSome(yield* configs.get(test))).toBe(true)
+        })
+      )
+
+      it.effect(
+        "held processor changes: one per account and mode, credentials sealed, applied by id while the revision they were requested against is in force",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const configs = yield* ProcessorConfigRepository
+            const secretKey = "sk_live_heldCredential0123456789"
+            const request = (fields: Partial<ProcessorChangeRequest> = {}) =>
+              heldSave({ credentials: { secretKey }, ...fields })
+            const approval = (id: string) => approvalOf(id, T0 + 10)
+            // The first configuration held: nothing in force until it is approved.
+            const first = yield* configs.request(live, request())
+            expect(first).toMatchObject({
+              action: "save",
+              processor: "stripe",
+              baseRevision: null,
+              requestedBy: "key_a",
+              requestedAt: T0
+            })
+            expect(JSON.stringify(first)).not.toContain(secretKey)
+            expect(yield* configs.get(live)).toEqual(Option.none())
+            expect(Option.getOrThrow(yield* configs.pending(live))).toEqual({
+              change: first,
+              credentials: { secretKey }
+            })
+            // Nothing crosses modes; one held change per account and mode.
+            expect(yield* configs.pending(test)).toEqual(Option.none())
+            const second = yield* Effect.either(configs.request(live, request()))
+            expect(Either.isLeft(second) && second.left).toMatchObject({
+              _tag: "DuplicateRecord",
+              entity: "pending_processor_config_change"
+            })
+            // Another id, or a check that refuses: nothing applied, still held.
+            const other = yield* Effect.either(configs.approve(live, approval("pcc_other")))
+            expect(Either.isLeft(other) && other.left._tag).toBe("RecordNotFound")
+            const refused = yield* Effect.either(
+              configs.approve(live, {
+                ...approval(first.id),
+                check: () => Effect.fail("refused" as const)
+              })
+            )
+            expect(refused).toEqual(Either.left("refused"))
+            expect(yield* configs.get(live)).toEqual(Option.none())
+            // Approved by its id: applied with its credentials, no longer held.
+            const applied = yield* configs.approve(live, approval(first.id))
+            expect(applied.change).toEqual(first)
+            expect(applied.config).toMatchObject({ processor: "stripe", created: T0 + 10 })
+            expect(Option.getOrThrow(yield* configs.open(live))).toEqual({
+              config: applied.config,
+              credentials: { secretKey }
+            })
+            expect(yield* configs.pending(live)).toEqual(Option.none())
+            const again = yield* Effect.either(configs.approve(live, approval(first.id)))
+            expect(Either.isLeft(again) && again.left._tag).toBe("RecordNotFound")
+
+            // A change decided against another revision than the one in force is not held.
+            const late = yield* Effect.either(configs.request(live, request()))
+            expect(Either.isLeft(late) && late.left).toMatchObject({
+              _tag: "RevisionConflict",
+              expected: null,
+              found: applied.config.revision
+            })
+            // A held delete made stale by a save since: its approval applies nothing.
+            const removal = yield* configs.request(
+              live,
+              request({ action: "delete", credentials: null, expected: applied.config.revision })
+            )
+            expect(Option.getOrThrow(yield* configs.pending(live)).credentials).toBeNull()
+            const moved = yield* configs.save(live, {
+              processor: "stripe",
+              credentials: { secretKey: "sk_live_owner" },
+              surcharge: false,
+              at: T0 + 20
+            })
+            const stale = yield* Effect.either(configs.approve(live, approval(removal.id)))
+            expect(Either.isLeft(stale) && stale.left).toMatchObject({
+              _tag: "RevisionConflict",
+              expected: applied.config.revision,
+              found: moved.revision
+            })
+            expect(Option.getOrThrow(yield* configs.get(live))).toEqual(moved)
+            // Cancelled: dropped; cancelling again finds nothing.
+            const cancelled = yield* configs.cancel(live)
+            expect(cancelled.change).toEqual(removal)
+            expect(yield* configs.pending(live)).toEqual(Option.none())
+            const none = yield* Effect.either(configs.cancel(live))
+            expect(Either.isLeft(none) && none.left._tag).toBe("RecordNotFound")
+            // A held delete approved while in force: removed.
+            const removing = yield* configs.request(
+              live,
+              request({ action: "delete", credentials: null, expected: moved.revision })
+            )
+            const removed = yield* configs.approve(live, approval(removing.id))
+            expect(removed.config).toEqual(moved)
+            expect(yield* configs.get(live)).toEqual(Option.none())
+            // A first configuration made stale by one saved meanwhile is not applied over it.
+            const racing = yield* configs.request(live, request())
+            const meanwhile = yield* configs.save(live, {
+              processor: "adyen",
+              credentials: { apiKey: "AQEkey", merchantAccount: "Shop" },
+              surcharge: false,
+              at: T0 + 30
+            })
+            const lost = yield* Effect.either(configs.approve(live, approval(racing.id)))
+            expect(Either.isLeft(lost) && lost.left._tag).toBe("RevisionConflict")
+            expect(Option.getOrThrow(yield* configs.get(live))).toEqual(meanwhile)
+          })
+      )
+
+      it.effect("a held processor change is approved once however many approve it at once", () =>
+        Effect.gen(function* () {
+          const { live } = yield* freshAccount
+          const configs = yield* ProcessorConfigRepository
+          const held = yield* configs.request(live, heldSave())
+          const approvals = yield* Effect.all(
+            [1, 2, 3].map(() => Effect.either(configs.approve(live, approvalOf(held.id)))),
+            { concurrency: "unbounded" }
+          )
+          expect(approvals.filter(Either.isRight)).toHaveLength(1)
+          expect(approvals.filter(Either.isLeft).map((e) => e.left._tag)).toEqual([
+            "RecordNotFound",
+            "RecordNotFound"
+          ])
+        })
+      )
+
+      it.effect("a held processor change rolls back with its transaction", () =>
+        Effect.gen(function* () {
+          const { live } = yield* freshAccount
+          const configs = yield* ProcessorConfigRepository
+          const tx = yield* Transactions
+          const request = heldSave()
+          const exit = yield* Effect.exit(
+            tx.run(
+              Effect.zipRight(configs.request(live, request), Effect.fail("injected" as const))
+            )
+          )
+          expect(Exit.isFailure(exit)).toBe(true)
+          expect(yield* configs.pending(live)).toEqual(Option.none())
+          yield* configs.request(live, request)
+          const approval = yield* Effect.exit(
+            tx.run(
+              Effect.zipRight(
+                configs.approve(live, approvalOf(request.id)),
+                Effect.fail("injected" as const)
+              )
+            )
+          )
+          expect(Exit.isFailure(approval)).toBe(true)
+          expect(yield* configs.get(live)).toEqual(Option.none())
+          expect(Option.isSome(yield* configs.pending(live))).toBe(true)
         })
       )
 

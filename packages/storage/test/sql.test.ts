@@ -133,6 +133,58 @@ for (const store of sqlStores) {
       )
 
       it.effect(
+        "held processor credentials are sealed, bound to their change: moved to another change or account they do not open",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            const accounts = yield* AccountRepository
+            const configs = yield* ProcessorConfigRepository
+            yield* accounts.createAccount({ id: "acct_hc1", name: "hc1", created: 1 })
+            yield* accounts.createAccount({ id: "acct_hc2", name: "hc2", created: 1 })
+            const secretKey = "sk_live_held0123456789abcdefghijklmnop"
+            const victim = { accountId: "acct_hc1", livemode: true }
+            const thief = { accountId: "acct_hc2", livemode: true }
+            const request = {
+              action: "save" as const,
+              processor: "stripe",
+              surcharge: false,
+              requestedBy: "key_a",
+              at: 1,
+              expected: null
+            }
+            yield* configs.request(victim, {
+              ...request,
+              id: "pcc_hc1",
+              credentials: { secretKey }
+            })
+            yield* configs.request(thief, {
+              ...request,
+              id: "pcc_hc2",
+              credentials: { secretKey: "sk_live_mine" }
+            })
+            const rows = yield* sql<{ credentials_ciphertext: string }>`
+              SELECT credentials_ciphertext FROM pending_processor_config_changes
+              WHERE account_id = 'acct_hc1'`
+            expect(
+              JSON.stringify(yield* sql`SELECT * FROM pending_processor_config_changes`)
+            ).not.toContain(secretKey)
+            expect(rows[0]!.credentials_ciphertext).toMatch(/^v1\./)
+            // The victim's sealed credentials copied into the other account's held change do
+            // not open, nor as a configuration of the victim's own.
+            yield* sql`UPDATE pending_processor_config_changes
+              SET credentials_ciphertext = ${rows[0]!.credentials_ciphertext}
+              WHERE account_id = 'acct_hc2'`
+            const moved = yield* Effect.either(configs.pending(thief))
+            expect(moved._tag === "Left" && moved.left._tag).toBe("StorageError")
+            yield* sql`INSERT INTO processor_configs
+              (account_id, livemode, processor, credentials_ciphertext, surcharge, revision, created, updated)
+              VALUES ('acct_hc1', true, 'stripe', ${rows[0]!.credentials_ciphertext}, false, 'r', 1, 1)`
+            const asConfig = yield* Effect.either(configs.open(victim))
+            expect(asConfig._tag === "Left" && asConfig.left._tag).toBe("StorageError")
+          })
+      )
+
+      it.effect(
         "distributable by account: every primary key and unique index leads with account_id",
         () =>
           Effect.gen(function* () {

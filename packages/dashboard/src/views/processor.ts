@@ -2,7 +2,9 @@
  * Payment processor: the processor connected for the signed-in mode (credentials masked, as
  * the API shows them), the webhook URL to paste into the processor's dashboard, a form to
  * connect Stripe or Adyen with the credentials each needs (checked with the processor before
- * they are saved), and Disconnect.
+ * they are saved), and Disconnect. In live mode a connect or disconnect is held until another
+ * secret key approves it (docs/design.md §4): the held change is shown with Approve (which
+ * another key must press) and Cancel.
  */
 
 import { ProcessorConfig } from "@levy/api"
@@ -12,15 +14,24 @@ import { time } from "../format.js"
 import type { Session } from "../session.js"
 
 type Config = ProcessorConfig.ProcessorConfig
+type Change = ProcessorConfig.ProcessorConfigChange
 type Name = ProcessorConfig.ProcessorName
 
 const TITLES: Readonly<Record<Name, string>> = { stripe: "Stripe", adyen: "Adyen" }
 
-/** The configuration, or undefined when none is connected in this mode. */
+/** `request`'s answer, or undefined for a 404. */
+const unlessMissing = <A>(request: Promise<A>): Promise<A | undefined> =>
+  request.catch((error: unknown) =>
+    error instanceof NotFoundError ? undefined : Promise.reject(error)
+  )
+
+/** The configuration in force, or undefined when none is connected in this mode. */
 const current = (session: Session): Promise<Config | undefined> =>
-  session.levy.processorConfig
-    .retrieve()
-    .catch((error: unknown) => (error instanceof NotFoundError ? undefined : Promise.reject(error)))
+  unlessMissing(session.levy.processorConfig.retrieve())
+
+/** The change held for approval, or undefined. */
+const heldChange = (session: Session): Promise<Change | undefined> =>
+  unlessMissing(session.levy.processorConfig.retrievePending())
 
 /** The URL to register with the processor: this server's origin and the configuration's path. */
 const webhookUrlOf = (path: string) => `${window.location.origin}${path}`
@@ -97,12 +108,95 @@ const configured = (
               ? "Live charges will be refused until a processor is connected again."
               : "Test charges will use the built-in simulator."
           if (!window.confirm(`Disconnect ${TITLES[config.processor]}? ${consequence}`)) return
-          await session.levy.processorConfig.del()
-          await reload(notice(`Disconnected ${TITLES[config.processor]}. ${consequence}`))
+          const answer = await session.levy.processorConfig.del()
+          await reload(
+            notice(
+              answer.deleted
+                ? `Disconnected ${TITLES[config.processor]}. ${consequence}`
+                : `Disconnecting ${TITLES[config.processor]} waits for another secret key to approve it.`
+            )
+          )
         }),
         { class: "danger" }
       )
     )
+  )
+}
+
+/** The change held for approval: what it would do, with Approve and Cancel. */
+const heldPanel = (
+  session: Session,
+  change: Change,
+  reload: (message?: HTMLElement) => Promise<void>
+) => {
+  const status = h("div", { "aria-live": "polite" })
+  const what =
+    change.action === "save"
+      ? `Connect ${TITLES[change.processor]} with these credentials`
+      : `Disconnect ${TITLES[change.processor]}`
+  return h(
+    "section",
+    { class: "card pending", "aria-label": "Held change", "data-testid": "processor-held" },
+    h("h2", {}, "Change waiting for approval"),
+    h(
+      "p",
+      {},
+      `${what}. Requested ${time(change.requestedAt)} (${change.id}). It decides where live payments go, so it waits until another secret key of this account approves it (sign in with that key, or run `,
+      h("code", {}, `levy processors approve ${change.id}`),
+      "); any key may cancel it."
+    ),
+    ...(change.stale
+      ? [
+          h(
+            "p",
+            { class: "warning", "data-testid": "processor-held-stale" },
+            "The configuration changed after this was requested, so it can no longer be approved: cancel it and request it again."
+          )
+        ]
+      : []),
+    facts([
+      ["Action", change.action === "save" ? "Connect" : "Disconnect"],
+      ["Processor", TITLES[change.processor]],
+      ...(change.credentials === undefined
+        ? []
+        : ([
+            [
+              "Credentials",
+              Object.entries(change.credentials).map(([name, masked]) =>
+                h("div", {}, `${name}: `, h("code", { "data-held-credential": name }, masked))
+              )
+            ]
+          ] as const)),
+      ...(change.action === "save"
+        ? ([["Surcharge field", change.surcharge ? "on" : "off"]] as const)
+        : [])
+    ]),
+    h(
+      "div",
+      { class: "actions" },
+      button(
+        "Approve",
+        guarded(status, async () => {
+          await session.levy.processorConfig.approvePending(change.id)
+          await reload(
+            notice(
+              change.action === "save"
+                ? `Approved: ${TITLES[change.processor]} is connected in ${session.mode} mode.`
+                : `Approved: ${TITLES[change.processor]} is disconnected.`
+            )
+          )
+        })
+      ),
+      button(
+        "Cancel change",
+        guarded(status, async () => {
+          await session.levy.processorConfig.cancelPending()
+          await reload(notice("The held change was cancelled; nothing changed."))
+        }),
+        { class: "danger" }
+      )
+    ),
+    status
   )
 }
 
@@ -165,7 +259,9 @@ const connectForm = (
         ;(event.target as HTMLFormElement).reset()
         await reload(
           notice(
-            `${TITLES[saved.processor]} accepted the credentials: connected in ${session.mode} mode.`
+            saved.applied === false
+              ? `${TITLES[saved.processor]} accepted the credentials. In live mode the change waits for another secret key to approve it.`
+              : `${TITLES[saved.processor]} accepted the credentials: connected in ${session.mode} mode.`
           )
         )
       })
@@ -194,16 +290,19 @@ export const processor = async (main: HTMLElement, session: Session): Promise<vo
   const body = h("div", {})
   const status = h("div", { "aria-live": "polite" })
   const reload = async (shown?: HTMLElement) => {
-    const config = await current(session)
+    const [config, held] = await Promise.all([current(session), heldChange(session)])
     message.replaceChildren(...(shown ? [shown] : []))
     mount(
       body,
+      held === undefined ? false : heldPanel(session, held, reload),
       config === undefined
         ? notice(
             `${
-              session.mode === "live"
-                ? "No processor is connected in live mode: live charges are refused until you connect one."
-                : "No processor is connected in test mode: test charges use the built-in simulator."
+              session.mode === "test"
+                ? "No processor is connected in test mode: test charges use the built-in simulator."
+                : held === undefined
+                  ? "No processor is connected in live mode: live charges are refused until you connect one."
+                  : "No processor is connected in live mode: live charges are refused until the change above is approved."
             } Once connected, this page shows the webhook URL to register with the processor.`
           )
         : configured(session, config, reload, status),

@@ -13,6 +13,8 @@
  *   levy processors set <stripe|adyen> --credential NAME=VALUE… [--surcharge] [--live] [--account ID] [--json] [--store …] [--data-dir DIR]
  *   levy processors show [--live] [--account ID] [--json] [--store …] [--data-dir DIR]
  *   levy processors delete [--live] [--account ID] [--store …] [--data-dir DIR]
+ *   levy processors approve <pcc_id> [--account ID] [--store …] [--data-dir DIR]
+ *   levy processors cancel [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *   levy rules diff <from> <to> [--json]
  *
@@ -123,6 +125,14 @@ export type Command =
   | {
       readonly _tag: "ProcessorsDelete"
       readonly live: boolean
+      readonly account: string | undefined
+      readonly store: Store.Options
+    }
+  | {
+      readonly _tag: "ProcessorsResolve"
+      readonly action: "approve" | "cancel"
+      /** The change approved (`approve` names the change it applies). */
+      readonly id: string | undefined
       readonly account: string | undefined
       readonly store: Store.Options
     }
@@ -400,14 +410,29 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     CliCommand.withDescription("an additional named secret key (the account's other keys stay)")
   )
 
-  const feeConfigs = (action: "approve" | "cancel") =>
+  /**
+   * `approve <id>` / `cancel` of a live-mode change held for approval: an approval names the
+   * change it applies, never whatever is held at that moment.
+   */
+  const resolving = (
+    tag: "FeeConfigsResolve" | "ProcessorsResolve",
+    action: "approve" | "cancel",
+    held: {
+      readonly prefix: "fcc" | "pcc"
+      readonly command: string
+      readonly shownBy: string
+      readonly what: string
+    }
+  ) =>
     CliCommand.make(
       action,
       {
-        id: CliArgs.text({ name: "fcc_id" }).pipe(
-          CliArgs.withSchema(Schema.String.pipe(Schema.pattern(/^fcc_\w+$/))),
+        id: CliArgs.text({ name: `${held.prefix}_id` }).pipe(
+          CliArgs.withSchema(
+            Schema.String.pipe(Schema.pattern(new RegExp(`^${held.prefix}_\\w+$`)))
+          ),
           CliArgs.withDescription(
-            "the pending change's id (fcc_…), as GET /v1/fee-configs shows it"
+            `the held change's id (${held.prefix}_…), as ${held.shownBy} shows it`
           ),
           CliArgs.optional
         ),
@@ -417,15 +442,13 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       handle((flags) =>
         Effect.gen(function* () {
           const id = Option.getOrUndefined(flags.id)
-          // An approval names the change it applies, never whatever is pending at that moment.
           if (action === "approve" && id === undefined) {
             return yield* new UsageError({
-              message:
-                "fee-configs approve needs the pending change's id (fcc_…): levy fee-configs approve fcc_…"
+              message: `${held.command} approve needs the held change's id (${held.prefix}_…): levy ${held.command} approve ${held.prefix}_…`
             })
           }
           return {
-            _tag: "FeeConfigsResolve",
+            _tag: tag,
             action,
             id,
             account: Option.getOrUndefined(flags.account),
@@ -433,7 +456,15 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
           } as const
         })
       )
-    ).pipe(CliCommand.withDescription(`${action} the live-mode pending fee configuration change`))
+    ).pipe(CliCommand.withDescription(`${action} the live-mode ${held.what} held for approval`))
+
+  const feeConfigs = (action: "approve" | "cancel") =>
+    resolving("FeeConfigsResolve", action, {
+      prefix: "fcc",
+      command: "fee-configs",
+      shownBy: "GET /v1/fee-configs",
+      what: "fee configuration change"
+    })
 
   const processorsSet = CliCommand.make(
     "set",
@@ -478,7 +509,7 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     )
   ).pipe(
     CliCommand.withDescription(
-      "connect a payment processor: its credentials are checked with the processor, then saved sealed"
+      "connect a payment processor: its credentials are checked with the processor, then saved sealed, at once (as the account's owner, in live mode too)"
     )
   )
 
@@ -515,7 +546,19 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
           }) as const
       )
     )
-  ).pipe(CliCommand.withDescription("disconnect the payment processor of the mode"))
+  ).pipe(
+    CliCommand.withDescription(
+      "disconnect the payment processor of the mode, at once (as the account's owner, in live mode too)"
+    )
+  )
+
+  const processorsResolve = (action: "approve" | "cancel") =>
+    resolving("ProcessorsResolve", action, {
+      prefix: "pcc",
+      command: "processors",
+      shownBy: "levy processors show --live or GET /v1/processor-config/pending",
+      what: "processor configuration change"
+    })
 
   const listen = CliCommand.make(
     "listen",
@@ -601,7 +644,13 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
         CliCommand.withSubcommands([feeConfigs("approve"), feeConfigs("cancel")])
       ),
       CliCommand.make("processors").pipe(
-        CliCommand.withSubcommands([processorsSet, processorsShow, processorsDelete])
+        CliCommand.withSubcommands([
+          processorsSet,
+          processorsShow,
+          processorsDelete,
+          processorsResolve("approve"),
+          processorsResolve("cancel")
+        ])
       ),
       listen,
       CliCommand.make("rules").pipe(CliCommand.withSubcommands([rulesDiff]))

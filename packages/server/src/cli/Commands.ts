@@ -7,10 +7,11 @@
 
 import { join } from "node:path"
 import * as HttpServer from "@effect/platform/HttpServer"
+import type { ApiError, ProcessorConfig as ApiProcessorConfig } from "@levy/api"
 import { ComplianceRules } from "@levy/core"
-import { AccountRepository, ProcessorConfigRepository, Tenant } from "@levy/storage"
+import { AccountRepository, Tenant } from "@levy/storage"
 import { Console, Effect, Layer, Option } from "effect"
-import { toApiError } from "../ApiErrors.js"
+import { type DomainError, toApiError } from "../ApiErrors.js"
 import * as ApiServices from "../ApiServices.js"
 import * as Accounts from "../access/Accounts.js"
 import * as DevAccount from "../access/DevAccount.js"
@@ -18,8 +19,12 @@ import { approveFeeChange } from "../feeConfigs/approveFeeChange.js"
 import { cancelFeeChange } from "../feeConfigs/cancelFeeChange.js"
 import * as EdgeConfigEnv from "../http/EdgeConfigEnv.js"
 import * as RateLimitStore from "../http/RateLimitStore.js"
+import { approveProcessorChange } from "../processorConfigs/approveProcessorChange.js"
 import * as ProcessorConnect from "../processorConfigs/Connect.js"
-import * as ProcessorWire from "../processorConfigs/Wire.js"
+import { cancelProcessorChange } from "../processorConfigs/cancelProcessorChange.js"
+import { deleteProcessorConfig } from "../processorConfigs/deleteProcessorConfig.js"
+import { retrieveProcessorConfig } from "../processorConfigs/retrieveProcessorConfig.js"
+import { saveProcessorConfig } from "../processorConfigs/saveProcessorConfig.js"
 import * as ProcessorApiBaseUrls from "../processors/ApiBaseUrls.js"
 import * as Server from "../Server.js"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
@@ -213,93 +218,125 @@ const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve"
 
 type ProcessorsCommand = Extract<
   Command,
-  { _tag: "ProcessorsSet" | "ProcessorsShow" | "ProcessorsDelete" }
+  { _tag: "ProcessorsSet" | "ProcessorsShow" | "ProcessorsDelete" | "ProcessorsResolve" }
 >
 
 /** The tenant a `processors` command is about: the account (which must exist) and the mode. */
-const processorTenant = (command: ProcessorsCommand) =>
+const processorTenant = (command: ProcessorsCommand, live: boolean) =>
   Effect.gen(function* () {
     const { accountId } = yield* accountOf(command)
     yield* Effect.flatMap(AccountRepository, (accounts) => accounts.getAccount(accountId)).pipe(
       Effect.catchTag("RecordNotFound", noAccount(accountId))
     )
-    return Tenant.make(accountId, command.live)
+    return Tenant.make(accountId, live)
   })
 
 const modeName = (tenant: Tenant.Tenant) => (tenant.livemode ? "live" : "test")
 
+/** The owner on the store: a live-mode change applies at once (docs/design.md §4). */
+const OWNER = { by: "cli", owner: true } as const
+
+/**
+ * A workflow's refusal in the API's words, so the CLI and the API say the same: a command that
+ * cannot run as given (nothing held, a stale change) exits 2, a store or processor down 1.
+ */
+const refusal = (error: DomainError) =>
+  Effect.mapError(toApiError(error), (e: ApiError.LevyError) =>
+    e._tag === "ServiceUnavailableError"
+      ? new CommandFailed({ message: e.message })
+      : new UsageError({ message: e.message })
+  )
+
+/** A held change as the CLI prints it, with how to resolve it. */
+const changeLines = (change: ApiProcessorConfig.ProcessorConfigChange) => [
+  `  held for approval: ${change.action} ${change.processor} (${change.id}), requested ${new Date(change.requestedAt * 1000).toISOString()}${change.stale ? ", STALE: the configuration changed since; it can only be cancelled" : ""}`,
+  ...Object.entries(change.credentials ?? {}).map(([name, masked]) => `    ${name}: ${masked}`),
+  `  approve: levy processors approve ${change.id}   cancel: levy processors cancel`
+]
+
 /** A configuration as the CLI prints it: the API's masked object, as JSON or lines. */
-const printConfig = (config: ReturnType<typeof ProcessorWire.config>, json: boolean) =>
+const printConfig = (config: ApiProcessorConfig.ProcessorConfig, json: boolean) =>
   Console.log(
     json
       ? JSON.stringify(config, null, 2)
       : [
           `${config.processor} (${config.livemode ? "live" : "test"} mode)${config.surcharge ? ", surcharge on" : ""}`,
           ...Object.entries(config.credentials).map(([name, masked]) => `  ${name}: ${masked}`),
-          `  webhook URL: https://<your Levy host>${config.webhookUrl}`
+          `  webhook URL: https://<your Levy host>${config.webhookUrl}`,
+          ...(config.pendingChange === undefined ? [] : changeLines(config.pendingChange))
         ].join("\n")
   )
 
+/** The processors commands' services: the store, and where the processors' APIs are. */
+const processorsLayer = (command: ProcessorsCommand) =>
+  Layer.merge(Store.layer(command.store), ProcessorApiBaseUrls.layerFromEnv)
+
 /**
- * `processors set`: the same check as POST /v1/processor-config (the fields, then one call to
- * the processor at the server's API base URL), then saved sealed.
+ * `processors set`: the same workflow as POST /v1/processor-config (the fields, then one call
+ * to the processor at the server's API base URL, then saved sealed with its event), as the
+ * account's owner: applied at once in live mode too.
  */
 const processorsSet = (command: Extract<Command, { _tag: "ProcessorsSet" }>) =>
   Effect.gen(function* () {
-    const tenant = yield* processorTenant(command)
-    const request = yield* ProcessorConnect.verify(tenant, {
-      processor: command.processor,
-      credentials: command.credentials,
-      surcharge: command.surcharge
-    }).pipe(
-      Effect.catchTags({
-        CredentialsInvalid: (e) =>
-          Effect.fail(new UsageError({ message: `${e.param}: ${e.message}` })),
-        CredentialsRefused: (e) =>
-          Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) })),
-        ProcessorUnreachable: (e) =>
-          Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) }))
+    const tenant = yield* processorTenant(command, command.live)
+    const { value: saved } = yield* saveProcessorConfig(
+      tenant,
+      {
+        processor: command.processor as ApiProcessorConfig.ProcessorName,
+        credentials: command.credentials,
+        surcharge: command.surcharge
+      },
+      OWNER
+    ).pipe(
+      Effect.catchAll((e) => {
+        switch (e._tag) {
+          case "CredentialsInvalid":
+            return Effect.fail(new UsageError({ message: `${e.param}: ${e.message}` }))
+          case "CredentialsRefused":
+          case "ProcessorUnreachable":
+            return Effect.fail(new CommandFailed({ message: ProcessorConnect.explain(e) }))
+          default:
+            return refusal(e)
+        }
       })
-    )
-    const at = Math.floor(Date.now() / 1000)
-    const saved = yield* Effect.flatMap(ProcessorConfigRepository, (repo) =>
-      repo.save(tenant, { ...request, at })
     )
     if (!command.json) {
       yield* Console.log(`Saved for ${tenant.accountId} in ${modeName(tenant)} mode:`)
     }
-    yield* printConfig(
-      ProcessorWire.config({ config: saved, credentials: request.credentials }),
-      command.json
-    )
-  }).pipe(
-    Effect.provide(Layer.merge(Store.layer(command.store), ProcessorApiBaseUrls.layerFromEnv))
-  )
+    yield* printConfig(saved, command.json)
+  }).pipe(Effect.provide(processorsLayer(command)))
 
 const processorsShow = (command: Extract<Command, { _tag: "ProcessorsShow" }>) =>
   Effect.gen(function* () {
-    const tenant = yield* processorTenant(command)
-    const opened = yield* Effect.flatMap(ProcessorConfigRepository, (repo) => repo.open(tenant))
-    if (Option.isNone(opened)) {
-      return yield* new CommandFailed({
-        message: `No payment processor is configured for ${tenant.accountId} in ${modeName(tenant)} mode: levy processors set <stripe|adyen> --credential NAME=VALUE…${tenant.livemode ? " --live" : ""}`
-      })
-    }
-    yield* printConfig(ProcessorWire.config(opened.value), command.json)
-  }).pipe(Effect.provide(Store.layer(command.store)))
-
-const processorsDelete = (command: Extract<Command, { _tag: "ProcessorsDelete" }>) =>
-  Effect.gen(function* () {
-    const tenant = yield* processorTenant(command)
-    const removed = yield* Effect.flatMap(ProcessorConfigRepository, (repo) =>
-      repo.remove(tenant)
-    ).pipe(
-      Effect.catchTag("RecordNotFound", () =>
+    const tenant = yield* processorTenant(command, command.live)
+    const config = yield* retrieveProcessorConfig(tenant).pipe(
+      Effect.catchTag("ProcessorConfigNotFound", (e) =>
         Effect.fail(
           new CommandFailed({
-            message: `No payment processor is configured for ${tenant.accountId} in ${modeName(tenant)} mode.`
+            message:
+              e.pending === undefined
+                ? `No payment processor is configured for ${tenant.accountId} in ${modeName(tenant)} mode: levy processors set <stripe|adyen> --credential NAME=VALUE…${tenant.livemode ? " --live" : ""}`
+                : `No payment processor is in force for ${tenant.accountId} in ${modeName(tenant)} mode; a change to ${e.pending.action} ${e.pending.processor} (${e.pending.id}) is held for approval: levy processors approve ${e.pending.id}, or levy processors cancel.`
           })
         )
+      )
+    )
+    yield* printConfig(config, command.json)
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
+/** `processors delete`: the same workflow as DELETE /v1/processor-config, as the owner. */
+const processorsDelete = (command: Extract<Command, { _tag: "ProcessorsDelete" }>) =>
+  Effect.gen(function* () {
+    const tenant = yield* processorTenant(command, command.live)
+    const { value: removed } = yield* deleteProcessorConfig(tenant, OWNER).pipe(
+      Effect.catchAll((e) =>
+        e._tag === "ProcessorConfigNotFound"
+          ? Effect.fail(
+              new CommandFailed({
+                message: `No payment processor is configured for ${tenant.accountId} in ${modeName(tenant)} mode.`
+              })
+            )
+          : refusal(e)
       )
     )
     yield* Console.log(
@@ -308,6 +345,22 @@ const processorsDelete = (command: Extract<Command, { _tag: "ProcessorsDelete" }
           ? " Live charges are refused until a processor is connected again."
           : " Test mode uses the simulator."
       }`
+    )
+  }).pipe(Effect.provide(Store.layer(command.store)))
+
+/** The change held for the account's live mode, approved or cancelled by the owner ("cli"). */
+const processorsResolve = (command: Extract<Command, { _tag: "ProcessorsResolve" }>) =>
+  Effect.gen(function* () {
+    const tenant = yield* processorTenant(command, true)
+    const resolved =
+      command.action === "approve"
+        ? approveProcessorChange(tenant, command.id ?? "", OWNER.by, Option.none())
+        : cancelProcessorChange(tenant, Option.none())
+    const { value: change } = yield* Effect.catchAll(resolved, refusal)
+    yield* Console.log(
+      command.action === "approve"
+        ? `Applied the held live-mode change ${change.id} of ${tenant.accountId}: ${change.action === "save" ? `${change.processor} is the live processor.` : `${change.processor} is disconnected; live charges are refused until a processor is connected again.`}`
+        : `Cancelled the held live-mode change ${change.id} of ${tenant.accountId} (${change.action} ${change.processor}); nothing changed.`
     )
   }).pipe(Effect.provide(Store.layer(command.store)))
 
@@ -348,6 +401,8 @@ export const run = (command: Command) => {
       return processorsShow(command)
     case "ProcessorsDelete":
       return processorsDelete(command)
+    case "ProcessorsResolve":
+      return processorsResolve(command)
     case "Listen":
       return Listen.run(command)
     case "RulesDiff":

@@ -22,6 +22,7 @@ import {
   FeeConfigApprove,
   FeeConfigUpdate,
   ProcessorConfig,
+  ProcessorConfigApprove,
   ProcessorConfigCreate,
   Refund,
   RefundCreate,
@@ -67,11 +68,23 @@ import type { Claim } from "../idempotency/Claim.js"
 import * as Keyed from "../idempotency/Keyed.js"
 import type { Written } from "../idempotency/Written.js"
 import {
+  type ApproveProcessorChangeError,
+  approveProcessorChange
+} from "../processorConfigs/approveProcessorChange.js"
+import {
+  type CancelProcessorChangeError,
+  cancelProcessorChange
+} from "../processorConfigs/cancelProcessorChange.js"
+import {
   type DeleteProcessorConfigError,
   deleteProcessorConfig
 } from "../processorConfigs/deleteProcessorConfig.js"
+import type { NoPendingProcessorChange } from "../processorConfigs/ProcessorChangeErrors.js"
 import type { ProcessorConfigNotFound } from "../processorConfigs/ProcessorConfigErrors.js"
-import { retrieveProcessorConfig } from "../processorConfigs/retrieveProcessorConfig.js"
+import {
+  retrievePendingProcessorChange,
+  retrieveProcessorConfig
+} from "../processorConfigs/retrieveProcessorConfig.js"
 import {
   type SaveProcessorConfigError,
   saveProcessorConfig
@@ -114,7 +127,7 @@ export interface WriteOptions {
   readonly idempotencyKey?: string | undefined
 }
 
-/** Options of a change to the fee configuration. */
+/** Options of a change to the fee or processor configuration. */
 export interface ActingOptions extends WriteOptions {
   /**
    * Who acts, as your app names them (a user's id): a change held for approval must be
@@ -242,21 +255,50 @@ export interface Levy {
     ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, RollWebhookSecretError | KeyedError>
   }
   readonly processorConfig: {
-    /** Checked with the processor, then saved; answered with the credentials masked. */
+    /**
+     * Checked with the processor, then saved; answered with the credentials masked. In live
+     * mode held until someone else approves it (`applied: false`, `pendingChange`).
+     */
     readonly save: (
       tenant: Tenant.Tenant,
       input: ProcessorConfigCreate.ProcessorConfigCreate,
-      options?: WriteOptions
+      options?: ActingOptions
     ) => Effect.Effect<ProcessorConfig.ProcessorConfig, SaveProcessorConfigError | KeyedError>
+    /** The configuration in force, with `pendingChange` when a change is held. */
     readonly retrieve: (
       tenant: Tenant.Tenant
     ) => Effect.Effect<ProcessorConfig.ProcessorConfig, ProcessorConfigNotFound | StorageError>
+    /** Removed; in live mode held until someone else approves it (`deleted: false`). */
     readonly delete: (
       tenant: Tenant.Tenant,
-      options?: WriteOptions
+      options?: ActingOptions
     ) => Effect.Effect<
       ProcessorConfig.DeletedProcessorConfig,
       DeleteProcessorConfigError | KeyedError
+    >
+    /** The change held for approval, credentials masked. */
+    readonly retrievePending: (
+      tenant: Tenant.Tenant
+    ) => Effect.Effect<
+      ProcessorConfig.ProcessorConfigChange,
+      NoPendingProcessorChange | StorageError
+    >
+    /** Applies the held change `id` (`pendingChange.id`), approved by someone else than its requester. */
+    readonly approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options: ApproveOptions
+    ) => Effect.Effect<
+      ProcessorConfig.ProcessorConfigChange,
+      ApproveProcessorChangeError | KeyedError
+    >
+    /** Drops the held change. */
+    readonly cancel: (
+      tenant: Tenant.Tenant,
+      options?: WriteOptions
+    ) => Effect.Effect<
+      ProcessorConfig.ProcessorConfigChange,
+      CancelProcessorChangeError | KeyedError
     >
   }
 }
@@ -353,6 +395,31 @@ const writing =
       )
     })
 
+/**
+ * An approval of the held change `id` by `options.by` (`operation` its request, `{id}` its
+ * body): `writing`, its answer replayed under a key.
+ */
+const approving =
+  <B, BI, E, R>(
+    operation: string,
+    body: Schema.Schema<{ readonly id: string }, { readonly id: string }>,
+    answer: Schema.Schema<B, BI>,
+    approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      by: string,
+      claim: Option.Option<Claim>
+    ) => Effect.Effect<Written<B>, E, R>
+  ) =>
+  (tenant: Tenant.Tenant, id: string, options: ApproveOptions) =>
+    writing(
+      operation,
+      body,
+      answer,
+      (t, valid, claim) => approve(t, valid.id, options.by, claim),
+      Replays.success(answer)
+    )(tenant, { id }, options)
+
 /** A page of stored records as the wire shows them; an unknown cursor is the caller's error. */
 const page = <S, W, R>(
   listed: Effect.Effect<
@@ -419,13 +486,6 @@ export const make = Effect.gen(function* () {
     createWebhookEndpoint,
     Replays.success(WebhookEndpoint.WebhookEndpoint)
   )
-  const saveProcessorKeyed = writing(
-    "POST /v1/processor-config",
-    ProcessorConfigCreate.ProcessorConfigCreate,
-    ProcessorConfig.ProcessorConfig,
-    saveProcessorConfig,
-    Replays.success(ProcessorConfig.ProcessorConfig)
-  )
 
   return LevyService.of({
     accounts: {
@@ -475,13 +535,12 @@ export const make = Effect.gen(function* () {
         ),
       approve: (tenant, id, options) =>
         run(
-          writing(
+          approving(
             "POST /v1/fee-configs/pending/approve",
             FeeConfigApprove.FeeConfigApprove,
             FeeConfig.FeeConfig,
-            (t, valid, claim) => approveFeeChange(t, valid.id, options.by, claim),
-            Replays.success(FeeConfig.FeeConfig)
-          )(tenant, { id }, options)
+            approveFeeChange
+          )(tenant, id, options)
         ),
       cancel: (tenant, options) =>
         run(
@@ -542,7 +601,17 @@ export const make = Effect.gen(function* () {
         )
     },
     processorConfig: {
-      save: (tenant, input, options) => run(saveProcessorKeyed(tenant, input, options)),
+      save: (tenant, input, options) =>
+        run(
+          writing(
+            "POST /v1/processor-config",
+            ProcessorConfigCreate.ProcessorConfigCreate,
+            ProcessorConfig.ProcessorConfig,
+            (t, valid, claim) =>
+              saveProcessorConfig(t, valid, { by: options?.by ?? IN_PROCESS }, claim),
+            Replays.success(ProcessorConfig.ProcessorConfig)
+          )(tenant, input, options)
+        ),
       retrieve: (tenant) => run(retrieveProcessorConfig(tenant)),
       delete: (tenant, options) =>
         run(
@@ -552,8 +621,30 @@ export const make = Effect.gen(function* () {
             "DELETE /v1/processor-config",
             null,
             ProcessorConfig.DeletedProcessorConfig,
-            (claim) => deleteProcessorConfig(tenant, claim),
+            (claim) => deleteProcessorConfig(tenant, { by: options?.by ?? IN_PROCESS }, claim),
             Replays.success(ProcessorConfig.DeletedProcessorConfig)
+          )
+        ),
+      retrievePending: (tenant) => run(retrievePendingProcessorChange(tenant)),
+      approve: (tenant, id, options) =>
+        run(
+          approving(
+            "POST /v1/processor-config/pending/approve",
+            ProcessorConfigApprove.ProcessorConfigApprove,
+            ProcessorConfig.ProcessorConfigChange,
+            approveProcessorChange
+          )(tenant, id, options)
+        ),
+      cancel: (tenant, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            "POST /v1/processor-config/pending/cancel",
+            null,
+            ProcessorConfig.ProcessorConfigChange,
+            (claim) => cancelProcessorChange(tenant, claim),
+            Replays.success(ProcessorConfig.ProcessorConfigChange)
           )
         )
     }

@@ -75,6 +75,8 @@ const cardOf = (id: string): TestCard | undefined => {
 /** One payment the fake made (a confirmed PaymentIntent), as tests count them. */
 export interface FakeStripePayment {
   readonly id: string
+  /** The secret key it was made with: the Stripe account the money went to. */
+  readonly secretKey: string
   readonly charge: string
   readonly idempotencyKey: string | undefined
   readonly amount: number
@@ -185,6 +187,11 @@ const cardObject = (card: TestCard) => ({
 export interface FakeStripeOptions {
   /** The secret key the fake accepts (default `sk_test_levy_fake`). */
   readonly secretKey?: string
+  /**
+   * Keys of other Stripe accounts the fake accepts too: each payment records the key it was
+   * made with, so a test can tell whose account the money went to.
+   */
+  readonly otherSecretKeys?: ReadonlyArray<string>
   /** Where to deliver events, signed with `secret`. */
   readonly webhook?: { readonly url: string; readonly secret: string }
   readonly port?: number
@@ -276,7 +283,11 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
 
   const findPayment = (id: string) => payments.find((p) => p.id === id || p.charge === id)
 
-  const createPaymentIntent = (params: Record<string, unknown>, key: string | undefined) => {
+  const createPaymentIntent = (
+    params: Record<string, unknown>,
+    key: string | undefined,
+    account: string
+  ) => {
     const amount = Number(params.amount)
     const currency = String(params.currency ?? "")
     if (!Number.isInteger(amount) || amount < 1) {
@@ -298,6 +309,7 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
     const payment: FakeStripePayment = {
       id: fakeId("pi_"),
+      secretKey: account,
       charge: fakeId("ch_"),
       idempotencyKey: key,
       amount,
@@ -456,13 +468,15 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
   }
 
-  const authorized = (request: FakeRequest) => {
+  const keys = [secretKey, ...(options.otherSecretKeys ?? [])]
+  /** The accepted key the request carries, if any. */
+  const keyOf = (request: FakeRequest) => {
     const given = header(request, "authorization") ?? ""
-    return (
-      given === `Bearer ${secretKey}` ||
-      given === `Basic ${Buffer.from(`${secretKey}:`).toString("base64")}`
+    return keys.find(
+      (k) => given === `Bearer ${k}` || given === `Basic ${Buffer.from(`${k}:`).toString("base64")}`
     )
   }
+  const authorized = (request: FakeRequest) => keyOf(request) !== undefined
 
   const route = (request: FakeRequest): FakeResponse => {
     const { method, path } = request
@@ -528,7 +542,9 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
     if (method === "POST" && (path === "/v1/payment_intents" || path === "/v1/refunds")) {
       const execute = () =>
-        path === "/v1/refunds" ? createRefund(params) : createPaymentIntent(params, key)
+        path === "/v1/refunds"
+          ? createRefund(params)
+          : createPaymentIntent(params, key, keyOf(request) ?? secretKey)
       return idempotency.run(
         key,
         `${method} ${path} ${canonical(params)}`,

@@ -11,7 +11,7 @@ import type { Dispute, StoredCharge, StoredRefund } from "../ChargeRepository.js
 import type { Event } from "../EventRepository.js"
 import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
-import type { StoredProcessorConfig } from "../ProcessorConfigRepository.js"
+import type { StoredProcessorChange, StoredProcessorConfig } from "../ProcessorConfigRepository.js"
 import type { ReceivedNotification } from "../ProcessorNotificationRepository.js"
 import type { WebhookAttempt, WebhookDelivery } from "../WebhookDeliveryRepository.js"
 import type { StoredWebhookEndpoint } from "../WebhookEndpointRepository.js"
@@ -104,6 +104,22 @@ export const processorConfigs = T.make<StoredProcessorConfig>()("processor_confi
   updated: T.bigint(),
   credentialsCiphertext: T.text()
 })
+
+export const pendingProcessorChanges = T.make<StoredProcessorChange>()(
+  "pending_processor_config_changes",
+  {
+    accountId: T.text(),
+    livemode: T.boolean(),
+    id: T.text(),
+    action: T.literal("save", "delete")(),
+    processor: T.text(),
+    surcharge: T.boolean(),
+    baseRevision: T.nullableText(),
+    requestedBy: T.text(),
+    requestedAt: T.bigint(),
+    credentialsCiphertext: T.nullableText()
+  }
+)
 
 export const webhookEndpoints = T.make<StoredWebhookEndpoint>()("webhook_endpoints", {
   id: T.text(),
