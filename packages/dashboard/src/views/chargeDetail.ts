@@ -239,8 +239,8 @@ export const chargeDetail = async (
         ],
         ["Customer", charge.customer ?? "—"],
         ["Description", charge.description ?? "—"],
-        ["Card type", charge.cardType ?? "—"],
         ...quoteFacts(charge),
+        ["Card type", charge.cardType ?? "—"],
         ["Created", time(charge.created)],
         ["Mode", charge.livemode ? "live" : "test"],
         ...(charge.failureMessage === undefined
