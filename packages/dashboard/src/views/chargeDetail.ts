@@ -7,6 +7,7 @@ import { Currency, Disclosure } from "@levy/core"
 import { badge, errorBox, facts, field, guarded, h, mount, notice, table } from "../dom.js"
 import { money, parseMinor, time } from "../format.js"
 import type { Session } from "../session.js"
+import { quoteFacts } from "./chargeQuote.js"
 import { statusBadge } from "./charges.js"
 
 const breakdown = (charge: Charge.Charge) => {
@@ -238,6 +239,7 @@ export const chargeDetail = async (
         ],
         ["Customer", charge.customer ?? "—"],
         ["Description", charge.description ?? "—"],
+        ...quoteFacts(charge),
         ["Card type", charge.cardType ?? "—"],
         ["Created", time(charge.created)],
         ["Mode", charge.livemode ? "live" : "test"],
