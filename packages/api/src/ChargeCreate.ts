@@ -20,7 +20,9 @@ export const TestTokens = [
   "tok_visa_debit",
   "tok_mastercard_debit",
   "tok_chargeDeclined",
-  "tok_chargeDispute"
+  "tok_chargeDispute",
+  "tok_chargeDisputeWon",
+  "tok_chargeDisputeLost"
 ] as const
 
 /** The charge request. */

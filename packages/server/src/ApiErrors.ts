@@ -142,7 +142,10 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
         new ApiError.InvalidRequestError({
           code: "charge_disputed",
           param: "charge",
-          message: `Charge ${error.chargeId} has an open dispute, so it cannot be refunded: the card network returns the money if the cardholder wins. Respond to the dispute at your payment processor instead; once it is closed, a refund is possible again.`
+          message:
+            error.dispute === "open"
+              ? `Charge ${error.chargeId} has an open dispute, so it cannot be refunded: the card network returns the money if the cardholder wins. Respond to the dispute at your payment processor instead; once it is won, a refund is possible again.`
+              : `Charge ${error.chargeId} lost its dispute, so it cannot be refunded: the card network already returned the disputed amount to the cardholder, and a refund would pay them twice.`
         })
       )
     case "RefundNotPossible":

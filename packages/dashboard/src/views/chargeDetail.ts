@@ -2,7 +2,7 @@
  * One charge: amounts, the fee breakdown, the compliance verdict on the fee collected (why it
  * was lowered, rule codes, the disclosure as the payer reads it, the region's sources), its refunds with a full or partial refund form, and its events.
  */
-import type { Charge, Event, Refund } from "@levy/api"
+import type { Charge, Dispute, Event, Refund } from "@levy/api"
 import { Currency, Disclosure } from "@levy/core"
 import { badge, errorBox, facts, field, guarded, h, mount, notice, table } from "../dom.js"
 import { money, parseMinor, time } from "../format.js"
@@ -179,6 +179,30 @@ const refundForm = (session: Session, charge: Charge.Charge, done: () => Promise
   )
 }
 
+/** The charge's disputes (Stripe's `disputed` on the charge says there are some). */
+const disputeSection = (charge: Charge.Charge, disputes: ReadonlyArray<Dispute.Dispute>) =>
+  charge.disputed &&
+  h(
+    "section",
+    { class: "card", "aria-labelledby": "disputes-h", "data-testid": "disputes" },
+    h("h2", { id: "disputes-h" }, "Disputes"),
+    table(
+      "Disputes of this charge",
+      ["Dispute", "Opened", "Amount", "Reason", "Status"],
+      disputes.map((d) => [
+        h("code", {}, d.id),
+        time(d.created),
+        money(d.amount, d.currency),
+        d.reason,
+        disputeBadge(d.status)
+      ])
+    )
+  )
+
+/** A dispute's status: open ones need the merchant, a lost one cost the money. */
+export const disputeBadge = (status: Dispute.DisputeStatus) =>
+  badge(status.replace("_", " "), status === "won" ? "ok" : status === "lost" ? "bad" : "warn")
+
 const eventList = (events: ReadonlyArray<Event.Event>) =>
   events.length === 0
     ? notice("No events for this charge among the latest 100.")
@@ -204,9 +228,10 @@ export const chargeDetail = async (
   session: Session,
   id: string
 ): Promise<void> => {
-  const [charge, refunds, events] = await Promise.all([
+  const [charge, refunds, disputes, events] = await Promise.all([
     session.levy.charges.retrieve(id),
     session.levy.refunds.list({ charge: id, limit: 100 }),
+    session.levy.disputes.list({ charge: id, limit: 100 }),
     session.levy.events.list({ limit: 100 })
   ])
   const mine = events.data.filter(
@@ -216,6 +241,8 @@ export const chargeDetail = async (
   )
   const reload = () => chargeDetail(main, session, id)
   const open = !charge.refunded && charge.status === "succeeded"
+  // The API refuses a refund while a dispute is open or after one was lost (docs/design.md §4).
+  const blocking = disputes.data.find((d) => d.status !== "won")
   mount(
     main,
     h("p", {}, h("a", { href: "#/charges" }, "← All charges")),
@@ -225,6 +252,14 @@ export const chargeDetail = async (
       { class: "card" },
       facts([
         ["Status", statusBadge(charge)],
+        [
+          "Disputed",
+          h(
+            "span",
+            { "data-testid": "disputed" },
+            charge.disputed ? badge("disputed", "bad") : "no"
+          )
+        ],
         ["Amount", money(charge.amount, charge.currency)],
         ["Convenience fee", money(charge.convenienceFee, charge.currency)],
         ["Total", money(charge.totalAmount, charge.currency)],
@@ -246,6 +281,7 @@ export const chargeDetail = async (
           : [["Failure", charge.failureMessage] as const])
       ])
     ),
+    disputeSection(charge, disputes.data),
     h("div", { class: "grid" }, breakdown(charge), await verdict(session, charge)),
     h(
       "section",
@@ -253,7 +289,14 @@ export const chargeDetail = async (
       h("h2", { id: "refunds-h" }, "Refunds"),
       refundTable(charge, refunds.data)
     ),
-    open ? refundForm(session, charge, reload) : false,
+    open && blocking === undefined ? refundForm(session, charge, reload) : false,
+    open &&
+      blocking !== undefined &&
+      notice(
+        blocking.status === "lost"
+          ? "No refund: the dispute was lost, so the card network already paid the cardholder back."
+          : "No refund while the dispute is open: the card network pays the cardholder back if they win."
+      ),
     h(
       "section",
       { class: "card", "aria-labelledby": "events-h" },

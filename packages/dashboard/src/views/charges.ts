@@ -32,7 +32,7 @@ const rows = (charges: ReadonlyArray<Charge.Charge>) =>
     money(charge.amount, charge.currency),
     money(charge.convenienceFee, charge.currency),
     money(charge.totalAmount, charge.currency),
-    statusBadge(charge)
+    [statusBadge(charge), charge.disputed && " ", charge.disputed && badge("disputed", "bad")]
   ])
 
 /** The filter form's values as list parameters (the end date includes its whole day). */

@@ -172,6 +172,7 @@ const begin = (
       cardType: card.cardType ?? null,
       amountRefunded: 0,
       refunded: false,
+      disputed: false,
       billingMode: config.billingMode
     }
     const charges = yield* ChargeRepository

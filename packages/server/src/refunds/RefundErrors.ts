@@ -21,9 +21,13 @@ export class RefundNotPossible extends Data.TaggedError("RefundNotPossible")<{
   readonly param?: string | undefined
 }> {}
 
-/** The charge's dispute is open: the network returns the money if the cardholder wins. */
+/**
+ * The charge's dispute is open (the network returns the money if the cardholder wins) or was
+ * lost (the network already returned it): a refund would pay the cardholder twice.
+ */
 export class ChargeDisputed extends Data.TaggedError("ChargeDisputed")<{
   readonly chargeId: string
+  readonly dispute: "open" | "lost"
 }> {}
 
 /** Another refund of the charge took what was left first. */

@@ -5,7 +5,8 @@
  * committed since (else planned again), so concurrent refunds never give back more than was
  * charged nor keep a cent of the fee; (2) given back through the processor under that key;
  * (3) settled with `charge.refunded` and the response for the request's key, or failed,
- * releasing the reservation (RefundPhases.ts). A charge whose dispute is open is not refunded.
+ * releasing the reservation (RefundPhases.ts). A charge whose dispute is open, or was lost, is
+ * not refunded.
  */
 import type { RefundCreate, Refund as Wire } from "@levy/api"
 import {
@@ -69,6 +70,14 @@ const STALE_RETRIES = 10
 /** Dispute statuses that are still open. */
 const OPEN_DISPUTES: ReadonlyArray<string> = ["needs_response", "under_review"]
 
+/** Whether `statuses` (of a charge's disputes) forbid refunding it: one open, or one lost. */
+const disputeBlocking = (statuses: ReadonlyArray<string>): "open" | "lost" | undefined =>
+  statuses.some((status) => OPEN_DISPUTES.includes(status))
+    ? "open"
+    : statuses.includes("lost")
+      ? "lost"
+      : undefined
+
 /** The charge of the tenant; another account's or mode's is `ChargeNotFound`. */
 const chargeOf = (tenant: Tenant.Tenant, id: string) =>
   Effect.flatMap(ChargeRepository, (charges) =>
@@ -85,16 +94,20 @@ const chargeOf = (tenant: Tenant.Tenant, id: string) =>
     )
   )
 
-/** Refuses a refund of a charge under an open dispute. */
+/**
+ * Refuses a refund of a charge under an open dispute, or whose dispute was lost (the network
+ * paid the cardholder back, as Stripe refuses a charged-back charge); one won may be refunded.
+ */
 const checkNotDisputed = (tenant: Tenant.Tenant, charge: Charge) =>
   !charge.disputed
     ? Effect.void
     : Effect.flatMap(ChargeRepository, (charges) =>
-        Effect.flatMap(charges.listDisputes(tenant, { charge: charge.id, limit: 100 }), (page) =>
-          page.data.some((d) => OPEN_DISPUTES.includes(d.status))
-            ? Effect.fail(new ChargeDisputed({ chargeId: charge.id }))
-            : Effect.void
-        )
+        Effect.flatMap(charges.listDisputes(tenant, { charge: charge.id, limit: 100 }), (page) => {
+          const dispute = disputeBlocking(page.data.map((d) => d.status))
+          return dispute === undefined
+            ? Effect.void
+            : Effect.fail(new ChargeDisputed({ chargeId: charge.id, dispute }))
+        })
       )
 
 /** What the refund as stored answers: the refund, or its failure. */
