@@ -272,6 +272,7 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
       currency: "usd",
       status: "succeeded",
       reason: null,
+      metadata: { rma: "77" },
       created: 1,
       livemode: false
     }
@@ -287,6 +288,9 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
       livemode: false
     }
     expect(roundTrip(Refund.Refund, refund)).toStrictEqual(refund)
+    // A refund recorded before metadata existed (a stored refund.failed event) reads {}.
+    const { metadata: _, ...older } = Schema.encodeSync(Refund.Refund)(refund)
+    expect(Schema.decodeUnknownSync(Refund.Refund)(older).metadata).toStrictEqual({})
     expect(roundTrip(Dispute.Dispute, dispute)).toStrictEqual(dispute)
     expect(Schema.decodeUnknownEither(Dispute.Dispute)({ ...dispute, status: "open" })._tag).toBe(
       "Left"

@@ -187,7 +187,7 @@ const reserve = (
               reason: input.reason ?? null,
               status: "pending",
               created: now(),
-              metadata: {},
+              metadata: input.metadata ?? {},
               processor: processor.name,
               processorKey: `levy_${id}`,
               idempotencyKey: Claims.keyOf(claim),
