@@ -12,6 +12,8 @@ export class ChargeNotFound extends Data.TaggedError("ChargeNotFound")<{
   readonly tenant: Tenant.Tenant
   readonly chargeId: string
   readonly inOtherMode: boolean
+  /** The field that named it: `charge` (a refund's body) unless said (`id`, a path). */
+  readonly param?: string | undefined
 }> {}
 
 /** What the request asks of the charge as it stands is not possible (`RefundPlan`). */

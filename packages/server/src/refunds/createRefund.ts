@@ -19,13 +19,14 @@ import {
   StorageError,
   type StoredCharge,
   type StoredRefund,
-  Tenant,
+  type Tenant,
   Transactions
 } from "@levy/storage"
 import { Effect, Option } from "effect"
 import { OutcomeUnknown, type ProcessorNotConfigured } from "../charges/ChargeErrors.js"
 import * as ChargePhases from "../charges/ChargePhases.js"
 import * as Payment from "../charges/Payment.js"
+import * as TenantCharge from "../charges/TenantCharge.js"
 import * as Claims from "../idempotency/Claim.js"
 import * as Written from "../idempotency/Written.js"
 import type { PaymentProcessor } from "../processors/PaymentProcessor.js"
@@ -77,22 +78,6 @@ const disputeBlocking = (statuses: ReadonlyArray<string>): "open" | "lost" | und
     : statuses.includes("lost")
       ? "lost"
       : undefined
-
-/** The charge of the tenant; another account's or mode's is `ChargeNotFound`. */
-const chargeOf = (tenant: Tenant.Tenant, id: string) =>
-  Effect.flatMap(ChargeRepository, (charges) =>
-    charges.get(tenant, id).pipe(
-      Effect.catchTag("RecordNotFound", () =>
-        charges.get(Tenant.make(tenant.accountId, !tenant.livemode), id).pipe(
-          Effect.as(true),
-          Effect.orElseSucceed(() => false),
-          Effect.flatMap((inOtherMode) =>
-            Effect.fail(new ChargeNotFound({ tenant, chargeId: id, inOtherMode }))
-          )
-        )
-      )
-    )
-  )
 
 /**
  * Refuses a refund of a charge under an open dispute, or whose dispute was lost (the network
@@ -172,7 +157,7 @@ const reserve = (
     return yield* transactions
       .run(
         Effect.gen(function* () {
-          const charge = yield* chargeOf(tenant, input.charge)
+          const charge = yield* TenantCharge.get(tenant, input.charge)
           yield* checkNotDisputed(tenant, charge)
           const { base, fee } = yield* RefundPlan.plan(charge, input)
           const processor = yield* Payment.processorFor(processors, tenant)
