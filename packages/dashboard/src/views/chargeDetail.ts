@@ -4,10 +4,43 @@
  */
 import type { Charge, Dispute, Event, Refund } from "@levy/api"
 import { Currency, Disclosure } from "@levy/core"
-import { badge, errorBox, facts, field, guarded, h, mount, notice, table } from "../dom.js"
+import {
+  badge,
+  errorBox,
+  facts,
+  field,
+  guarded,
+  h,
+  mount,
+  notice,
+  nowrap,
+  pairs,
+  table
+} from "../dom.js"
 import { money, parseMinor, time } from "../format.js"
 import type { Session } from "../session.js"
 import { statusBadge } from "./charges.js"
+
+/**
+ * The amounts. A failed charge collected nothing: its fee and total are what was attempted,
+ * shown struck through and named so, never as if collected.
+ */
+const amountFacts = (charge: Charge.Charge) => {
+  const m = (minor: number) => money(minor, charge.currency)
+  if (charge.status !== "failed")
+    return [
+      ["Amount", m(charge.amount)],
+      ["Convenience fee", m(charge.convenienceFee)],
+      ["Total", m(charge.totalAmount)]
+    ] as const
+  const attempted = (minor: number) => h("span", { class: "attempted" }, m(minor))
+  return [
+    ["Collected", h("strong", { "data-testid": "collected" }, m(0))],
+    ["Amount attempted", attempted(charge.amount)],
+    ["Fee attempted", attempted(charge.convenienceFee)],
+    ["Total attempted", attempted(charge.totalAmount)]
+  ] as const
+}
 
 const breakdown = (charge: Charge.Charge) => {
   const m = (minor: number) => money(minor, charge.currency)
@@ -15,6 +48,8 @@ const breakdown = (charge: Charge.Charge) => {
     "section",
     { class: "card", "aria-labelledby": "fee-h" },
     h("h2", { id: "fee-h" }, "Fee breakdown"),
+    charge.status === "failed" &&
+      notice("The charge failed: this is the fee it would have collected; nothing was collected."),
     facts([
       [
         "Configured rate",
@@ -23,7 +58,10 @@ const breakdown = (charge: Charge.Charge) => {
       ["Percentage part", m(charge.feeBreakdown.percentage)],
       ["Flat part", m(charge.feeBreakdown.flatFee)],
       ["Adjustment (limits, compliance)", m(charge.adjustment)],
-      ["Convenience fee", h("strong", {}, m(charge.convenienceFee))],
+      [
+        charge.status === "failed" ? "Convenience fee (not collected)" : "Convenience fee",
+        h("strong", {}, m(charge.convenienceFee))
+      ],
       ["Billing", charge.billingMode]
     ])
   )
@@ -90,7 +128,7 @@ const verdict = async (session: Session, charge: Charge.Charge) => {
     h("h2", { id: "compliance-h" }, "Compliance"),
     facts([
       [
-        "Fee collected",
+        charge.status === "failed" ? "Fee attempted" : "Fee collected",
         c.compliant
           ? badge(c.reasonCode === "no_region" ? "no rules checked" : "compliant", "ok")
           : badge("not compliant", "bad")
@@ -103,7 +141,17 @@ const verdict = async (session: Session, charge: Charge.Charge) => {
         c.rules.length === 0 ? "—" : c.rules.map((rule) => h("code", { class: "rule" }, rule))
       ],
       ["Cap", c.maxPercentage === null ? "none" : `${c.maxPercentage} %`],
-      ["Disclosure", h("span", { "data-testid": "disclosure" }, disclosureOf(charge) ?? "—")],
+      [
+        "Disclosure",
+        h(
+          "span",
+          { "data-testid": "disclosure" },
+          // Nothing was collected: no price was charged for the payer to be told of.
+          charge.status === "failed"
+            ? "— (the charge failed: nothing was collected)"
+            : (disclosureOf(charge) ?? "—")
+        )
+      ],
       ["Ruleset", c.rulesetVersion],
       ["Region", charge.region ?? "—"]
     ]),
@@ -117,14 +165,15 @@ const refundTable = (charge: Charge.Charge, refunds: ReadonlyArray<Refund.Refund
     ? notice("No refunds.")
     : table(
         "Refunds",
-        ["Refund", "Created", "Amount", "Fee", "Total", "Status"],
+        ["Refund", "Created", "Amount", "Fee", "Total", "Status", "Metadata"],
         refunds.map((r) => [
           h("code", {}, r.id),
           time(r.created),
-          money(r.amount, charge.currency),
-          money(r.convenienceFee, charge.currency),
-          money(r.totalAmount, charge.currency),
-          r.status
+          nowrap(money(r.amount, charge.currency)),
+          nowrap(money(r.convenienceFee, charge.currency)),
+          nowrap(money(r.totalAmount, charge.currency)),
+          r.status,
+          pairs(r.metadata)
         ])
       )
 
@@ -260,9 +309,7 @@ export const chargeDetail = async (
             charge.disputed ? badge("disputed", "bad") : "no"
           )
         ],
-        ["Amount", money(charge.amount, charge.currency)],
-        ["Convenience fee", money(charge.convenienceFee, charge.currency)],
-        ["Total", money(charge.totalAmount, charge.currency)],
+        ...amountFacts(charge),
         [
           "Refunded",
           h(
@@ -274,6 +321,7 @@ export const chargeDetail = async (
         ["Customer", charge.customer ?? "—"],
         ["Description", charge.description ?? "—"],
         ["Card type", charge.cardType ?? "—"],
+        ["Metadata", pairs(charge.metadata, "charge-metadata")],
         ["Created", time(charge.created)],
         ["Mode", charge.livemode ? "live" : "test"],
         ...(charge.failureMessage === undefined
