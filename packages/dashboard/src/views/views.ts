@@ -6,6 +6,7 @@ import { disputes } from "./disputes.js"
 import { events } from "./events.js"
 import { fees } from "./fees.js"
 import { keys } from "./keys.js"
+import { overviewView } from "./overview.js"
 import { processor } from "./processor.js"
 import { refunds } from "./refunds.js"
 import { webhooks } from "./webhooks.js"
@@ -22,6 +23,7 @@ export interface View {
 }
 
 export const views: ReadonlyArray<View> = [
+  { path: "overview", title: "Overview", render: overviewView },
   { path: "charges", title: "Charges", render: charges },
   { path: "refunds", title: "Refunds", render: refunds },
   { path: "disputes", title: "Disputes", render: disputes },
