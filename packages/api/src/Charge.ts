@@ -76,6 +76,14 @@ export const Charge = Schema.Struct({
   refunded: Schema.Boolean.annotations({
     description: "true once the whole totalAmount is refunded."
   }),
+  disputed: Schema.optionalWith(
+    Schema.Boolean.annotations({
+      description:
+        "true once a dispute was opened on the charge (it stays true after the dispute is won or lost); the disputes are at GET /v1/disputes?charge=<id>."
+    }),
+    // Charges recorded before the field existed (stored events, replayed responses) read false.
+    { default: () => false }
+  ),
   billingMode: BillingMode,
   transactions: Schema.optional(Schema.Array(Transaction)),
   estimate: Schema.optional(

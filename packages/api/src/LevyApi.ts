@@ -22,6 +22,7 @@ import { ApiKey } from "./ApiKey.js"
 import { Authorization, PublishableKeyAllowed } from "./Authorization.js"
 import { Charge } from "./Charge.js"
 import { ChargeCreate } from "./ChargeCreate.js"
+import { ChargeUpdate } from "./ChargeUpdate.js"
 import { CheckComplianceRequest } from "./CheckComplianceRequest.js"
 import { ComplianceCheckResult } from "./ComplianceCheckResult.js"
 import { Dispute } from "./Dispute.js"
@@ -132,6 +133,19 @@ export class ChargesGroup extends HttpApiGroup.make("charges")
       .setPath(IdPath)
       .addSuccess(Charge)
       .addError(NotFoundErrorWire)
+  )
+  .add(
+    write(
+      "update",
+      "/v1/charges/:id",
+      "Update a charge",
+      'Changes the description and metadata (keys merged; a key set to "" is removed). A pending charge cannot be updated. No event is emitted: the answer is the updated charge.'
+    )
+      .setPath(IdPath)
+      .setPayload(ChargeUpdate)
+      .addSuccess(Charge)
+      .addError(NotFoundErrorWire)
+      .addError(PayloadTooLargeErrorWire)
   )
   .add(
     read("list", "/v1/charges", "List charges, newest first")

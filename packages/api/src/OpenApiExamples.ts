@@ -17,7 +17,8 @@ export const bodies: Readonly<Record<string, unknown>> = {
     description: "Order 1001",
     metadata: { order_id: "1001" }
   },
-  RefundCreate: { charge: "ch_1a2b3c4d5e6f", amount: 2500 },
+  ChargeUpdate: { description: "Order 1001, shipped", metadata: { shipping: "express" } },
+  RefundCreate: { charge: "ch_1a2b3c4d5e6f", amount: 2500, metadata: { rma: "RMA-1001" } },
   FeeConfigUpdate: {
     percentage: 2.9,
     flatFee: 0.3,

@@ -17,7 +17,9 @@ export const TestTokens = [
   "tok_de",
   "tok_au",
   "tok_chargeDeclined",
-  "tok_chargeDispute"
+  "tok_chargeDispute",
+  "tok_chargeDisputeWon",
+  "tok_chargeDisputeLost"
 ] as const
 
 /** A payment source: a test token, a Stripe `pm_…`/`ctoken_…`, Adyen's encrypted card fields. */

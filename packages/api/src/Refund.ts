@@ -5,6 +5,7 @@
 import { Schema } from "effect"
 import { ChargeId } from "./Charge.js"
 import { CurrencyCode, Livemode, MinorUnits, oneOf, PrefixedId, Timestamp } from "./Field.js"
+import { Metadata } from "./Metadata.js"
 
 /** A refund id, `re_…`. */
 export const RefundId = PrefixedId("re")
@@ -33,6 +34,11 @@ export const Refund = Schema.Struct({
     description: "When `failed`: a sentence fit to show the merchant."
   }),
   reason: Schema.NullOr(RefundReason),
+  metadata: Schema.optionalWith(
+    Metadata.annotations({ description: "The pairs the refund was created with." }),
+    // Refunds recorded before the field existed (stored events, replayed responses) read {}.
+    { default: () => ({}) }
+  ),
   created: Timestamp,
   livemode: Livemode
 }).annotations({ identifier: "Refund" })

@@ -36,6 +36,7 @@ const expected = [
   "POST /v1/estimates",
   "POST /v1/charges",
   "GET /v1/charges/{id}",
+  "POST /v1/charges/{id}",
   "GET /v1/charges",
   "POST /v1/refunds",
   "GET /v1/refunds/{id}",

@@ -123,12 +123,22 @@ describe("Charge", () => {
     cardType: "credit",
     amountRefunded: 0,
     refunded: false,
+    disputed: false,
     billingMode: "direct"
   })
 
   it("a charge built from the engine's charge quote round-trips", () => {
     const charge = chargeOf(coloradoQuote())
     expect(roundTrip(Charge.Charge, charge)).toStrictEqual(charge)
+    const disputed = { ...charge, disputed: true }
+    expect(roundTrip(Charge.Charge, disputed)).toStrictEqual(disputed)
+  })
+
+  it("a charge recorded before `disputed` existed (a stored event, a replay) reads as not disputed", () => {
+    const { disputed: _, ...older } = Schema.encodeSync(Charge.Charge)(chargeOf(coloradoQuote()))
+    expect(Schema.decodeUnknownSync(Charge.Charge)(older).disputed).toBe(false)
+    // Encoded, the field is always there, as Stripe's charge always has it.
+    expect(Schema.encodeSync(Charge.Charge)(chargeOf(coloradoQuote())).disputed).toBe(false)
   })
 
   it("the lowered fee adds up: breakdown + adjustment = convenienceFee; total = amount + fee", () => {
@@ -269,6 +279,7 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
       currency: "usd",
       status: "succeeded",
       reason: null,
+      metadata: { rma: "77" },
       created: 1,
       livemode: false
     }
@@ -284,6 +295,9 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
       livemode: false
     }
     expect(roundTrip(Refund.Refund, refund)).toStrictEqual(refund)
+    // A refund recorded before metadata existed (a stored refund.failed event) reads {}.
+    const { metadata: _, ...older } = Schema.encodeSync(Refund.Refund)(refund)
+    expect(Schema.decodeUnknownSync(Refund.Refund)(older).metadata).toStrictEqual({})
     expect(roundTrip(Dispute.Dispute, dispute)).toStrictEqual(dispute)
     expect(Schema.decodeUnknownEither(Dispute.Dispute)({ ...dispute, status: "open" })._tag).toBe(
       "Left"

@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import {
   ChargeCreate,
+  ChargeUpdate,
   CheckComplianceRequest,
   EstimateRequest,
   EventResend,
@@ -25,6 +26,7 @@ import {
 const schemas: Record<string, Schema.Schema.AnyNoContext> = {
   EstimateRequest: EstimateRequest.EstimateRequest,
   ChargeCreate: ChargeCreate.ChargeCreate,
+  ChargeUpdate: ChargeUpdate.ChargeUpdate,
   RefundCreate: RefundCreate.RefundCreate,
   FeeConfigUpdate: FeeConfigUpdate.FeeConfigUpdate,
   CheckComplianceRequest: CheckComplianceRequest.CheckComplianceRequest,

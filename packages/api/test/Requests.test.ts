@@ -232,7 +232,15 @@ describe("RefundCreate", () => {
       code: "parameter_missing",
       param: "charge"
     })
-    expect(rejection(RefundCreate, { charge: "ch_1", metadata: {} }).param).toBe("metadata")
+    expect(rejection(RefundCreate, { charge: "ch_1", extra: {} }).param).toBe("extra")
+  })
+
+  it("takes metadata by the charge's rules", () => {
+    const body = { charge: "ch_1", metadata: { rma: "77" } }
+    expect(decode(RefundCreate, body)).toStrictEqual(body)
+    expect(rejection(RefundCreate, { charge: "ch_1", metadata: { k: 1 } }).param).toMatch(
+      /^metadata/
+    )
   })
 })
 

@@ -70,6 +70,11 @@ const ChargesStub = HttpApiBuilder.group(TestApi, "charges", (handlers) =>
         new ApiError.NotFoundError({ message: `No such charge: '${path.id}'`, param: "id" })
       )
     )
+    .handle("update", ({ path }) =>
+      Effect.fail(
+        new ApiError.NotFoundError({ message: `No such charge: '${path.id}'`, param: "id" })
+      )
+    )
     .handle("list", () => Effect.succeed(List.make([], false, "/v1/charges")))
 )
 

@@ -11,6 +11,7 @@ import type {
   ApiKey,
   Charge,
   ChargeCreate,
+  ChargeUpdate,
   CheckComplianceRequest,
   ComplianceCheckResult,
   Dispute,
@@ -82,6 +83,16 @@ const charges = (client: Client) => {
     /** `GET /v1/charges/{id}`. */
     retrieve: (id: string): Promise<Charge.Charge> =>
       run(client.charges.retrieve({ path: { id } })),
+    /**
+     * `POST /v1/charges/{id}`: a new description, metadata keys merged (a key set to "" is
+     * removed).
+     */
+    update: (
+      id: string,
+      params: ChargeUpdate.ChargeUpdate,
+      options?: RequestOptions
+    ): Promise<Charge.Charge> =>
+      run(client.charges.update({ path: { id }, payload: params, headers: headersOf(options) })),
     /** `GET /v1/charges`, newest first; iterate the result to walk every page. */
     list: (query: ListQuery<ListParams.ChargeListParams> = {}): PagePromise<Charge.Charge> =>
       paginate(list, byId, withLimit(query))

@@ -57,8 +57,8 @@ const printed: Record<string, ReadonlyArray<ReadonlyArray<unknown>>> = {
     [0, "debit"],
     [0, true]
   ],
-  Charges: [["succeeded", 1, false]],
-  Refunds: [[80, 1]],
+  Charges: [["succeeded", 1, false], [{ orderId: "1001", shipping: "express" }]],
+  Refunds: [[80, 1, "77"]],
   Disputes: [["needs_response", 5175]],
   "Webhook endpoints": [
     [expect.stringMatching(/^whsec_dev_/)],

@@ -54,6 +54,25 @@ describe("new Levy(apiKey): every method", () => {
     expect(page).toMatchObject({ object: "list", has_more: false, url: "/v1/charges" })
   })
 
+  it('charges.update: a new description, metadata merged, a key set to "" removed', async () => {
+    const charge = await levy.charges.create({
+      amount: 5000,
+      currency: "usd",
+      metadata: { order: "42", gift: "yes" }
+    })
+    const updated = await levy.charges.update(charge.id, {
+      description: "Order 42",
+      metadata: { shipping: "express", gift: "" }
+    })
+    expect(updated).toMatchObject({
+      id: charge.id,
+      description: "Order 42",
+      metadata: { order: "42", shipping: "express" },
+      disputed: false
+    })
+    expect(await levy.charges.retrieve(charge.id)).toEqual(updated)
+  })
+
   it("refunds.create, retrieve and list", async () => {
     const charge = await levy.charges.create({ amount: 10000, currency: "usd" })
     const refund = await levy.refunds.create({ charge: charge.id, amount: 5000 })

@@ -125,6 +125,21 @@ export const guarded = (
   }
 }
 
+/** Text kept on one line (an amount and its currency never wrap apart). */
+export const nowrap = (text: string): HTMLElement => h("span", { class: "nowrap" }, text)
+
+/** Key-value pairs (metadata) as a list of `key: value`; "none" when empty. */
+export const pairs = (record: Readonly<Record<string, string>>, testId?: string): HTMLElement => {
+  const entries = Object.entries(record)
+  return entries.length === 0
+    ? h("span", { "data-testid": testId }, "none")
+    : h(
+        "ul",
+        { class: "pairs", "data-testid": testId },
+        ...entries.map(([key, value]) => h("li", {}, h("code", {}, key), ": ", value))
+      )
+}
+
 /** A badge: `tone` picks the colour (ok, bad, warn, neutral). */
 export const badge = (text: string, tone: "ok" | "bad" | "warn" | "neutral") =>
   h("span", { class: `badge ${tone}` }, text)

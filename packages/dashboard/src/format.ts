@@ -10,7 +10,17 @@ import { Currency } from "@levy/core"
  */
 export const exponentOf = (currency: string): number => Currency.lookup(currency)?.exponent ?? 2
 
-/** 12345 usd → "123.45 USD"; 500000 isk → "5000 ISK" (whole krónur, as a price shows them). */
+/** "1234567.89" → "1,234,567.89": thousands grouped, in the digits' own text. */
+const grouped = (major: string): string => {
+  const [whole = "", fraction] = major.split(".")
+  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`
+}
+
+/**
+ * 12345 usd → "123.45 USD"; 1000000 jpy → "1,000,000 JPY"; 500000 isk → "5,000 ISK" (whole
+ * krónur, as a price shows them).
+ */
 export const money = (minor: number, currency: string): string => {
   const found = Currency.lookup(currency)
   const sign = minor < 0 ? "-" : ""
@@ -19,7 +29,7 @@ export const money = (minor: number, currency: string): string => {
   // Only zeros go: a fraction of a whole-unit currency (none is ever charged) stays visible.
   const shown =
     found !== undefined && Currency.displayDigits(found) === 0 ? major.replace(/\.0+$/, "") : major
-  return `${sign}${shown} ${currency.toUpperCase()}`
+  return `${sign}${grouped(shown)} ${currency.toUpperCase()}`
 }
 
 /** "12.5" usd → 1250; undefined when the text is not an amount with at most `exponent` decimals. */

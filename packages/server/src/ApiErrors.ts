@@ -35,6 +35,9 @@ interface ApiErrorMap {
   readonly StorageError: ApiError.ServiceUnavailableError
   readonly ChargeNotFound: ApiError.NotFoundError
   readonly ChargeDisputed: ApiError.InvalidRequestError
+  readonly ChargePending: ApiError.InvalidRequestError
+  readonly ChargeMetadataInvalid: ApiError.InvalidRequestError
+  readonly ChargeContended: ApiError.ServiceUnavailableError
   readonly RefundNotPossible: ApiError.InvalidRequestError
   readonly RefundExceedsCharge: ApiError.InvalidRequestError
   readonly RefundContended: ApiError.ServiceUnavailableError
@@ -189,14 +192,38 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
       return unavailable(error)
     case "ChargeNotFound":
       return Effect.fail(
-        OtherMode.notFound(error.tenant, "charge", error.chargeId, error.inOtherMode, "charge")
+        OtherMode.notFound(
+          error.tenant,
+          "charge",
+          error.chargeId,
+          error.inOtherMode,
+          error.param ?? "charge"
+        )
       )
     case "ChargeDisputed":
       return Effect.fail(
         new ApiError.InvalidRequestError({
           code: "charge_disputed",
           param: "charge",
-          message: `Charge ${error.chargeId} has an open dispute, so it cannot be refunded: the card network returns the money if the cardholder wins. Respond to the dispute at your payment processor instead; once it is closed, a refund is possible again.`
+          message:
+            error.dispute === "open"
+              ? `Charge ${error.chargeId} has an open dispute, so it cannot be refunded: the card network returns the money if the cardholder wins. Respond to the dispute at your payment processor instead; once it is won, a refund is possible again.`
+              : `Charge ${error.chargeId} lost its dispute, so it cannot be refunded: the card network already returned the disputed amount to the cardholder, and a refund would pay them twice.`
+        })
+      )
+    case "ChargePending":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "charge_pending",
+          message: `Charge ${error.chargeId} is still pending at the payment processor, so it cannot be updated yet; update it once it has succeeded or failed.`
+        })
+      )
+    case "ChargeMetadataInvalid":
+      return Effect.fail(ApiError.fromParseError(error.error))
+    case "ChargeContended":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message: `Charge ${error.chargeId} is being updated by other requests at the same time; retry.`
         })
       )
     case "RefundNotPossible":

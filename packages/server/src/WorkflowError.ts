@@ -3,6 +3,7 @@
  * errors (ApiErrors.ts) and `Levy` in-process returns them as they are (inprocess/LevyService.ts).
  */
 import type { CreateChargeError } from "./charges/createCharge.js"
+import type { UpdateChargeError } from "./charges/updateCharge.js"
 import type { DescribeError } from "./estimates/Quoting.js"
 import type { ApproveFeeChangeError } from "./feeConfigs/approveFeeChange.js"
 import type { CancelFeeChangeError } from "./feeConfigs/cancelFeeChange.js"
@@ -20,6 +21,7 @@ import type { UpdateWebhookEndpointError } from "./webhookEndpoints/updateWebhoo
 
 export type WorkflowError =
   | CreateChargeError
+  | UpdateChargeError
   | CreateRefundError
   | UpdateFeeConfigError
   | ApproveFeeChangeError

@@ -31,7 +31,9 @@ describe.each(STORES)("charges on the %s store", (_name, makeStore) => {
   let server: Awaited<ReturnType<typeof startWithStore>>
   beforeAll(async () => {
     server = await startWithStore(makeStore(), {
-      keys: [...KEYS, { secret: OTHER_SECRET, accountId: "acct_2", keyId: "key_other" }]
+      keys: [...KEYS, { secret: OTHER_SECRET, accountId: "acct_2", keyId: "key_other" }],
+      // More requests than a test key's 100 a minute; limits have their own tests.
+      edge: { test: 10_000, live: 10_000 }
     })
   }, 60_000)
   afterAll(() => server.close())
@@ -131,6 +133,73 @@ describe.each(STORES)("charges on the %s store", (_name, makeStore) => {
       "charge.succeeded",
       "dispute.created"
     ])
+    // Stripe's `disputed`, on the answer, the charge read back and its event alike.
+    expect(charge.disputed).toBe(true)
+    const retrieved = await call(server.url, "GET", `/v1/charges/${charge.id}`)
+    expect(retrieved.body).toEqual(charge)
+    const succeeded = (await eventsOf(charge.id)).find((e) => e.type === "charge.succeeded")
+    expect(succeeded?.data.object).toEqual(charge)
+    const plain = await post({ amount: 2000, currency: "usd" })
+    expect((plain.body as WireCharge).disputed).toBe(false)
+  })
+
+  it("a replayed tok_chargeDispute answer is the first answer, disputed included", async () => {
+    const key = `dispute-replay-${Math.random()}`
+    const body = { amount: 2000, currency: "usd", source: "tok_chargeDispute" }
+    const first = await post(body, { idempotencyKey: key })
+    const again = await post(body, { idempotencyKey: key })
+    expect(again.headers.get("idempotent-replayed")).toBe("true")
+    expect(again.body).toEqual(first.body)
+    expect(first.body).toMatchObject({ disputed: true })
+  })
+
+  it.each([
+    ["tok_chargeDisputeWon", "won"],
+    ["tok_chargeDisputeLost", "lost"]
+  ] as const)(
+    "%s succeeds, and its dispute opens and closes %s at once",
+    async (source, outcome) => {
+      const reply = await post({ amount: 2000, currency: "usd", source })
+      expect(reply.status).toBe(200)
+      const charge = reply.body as WireCharge
+      expect(charge).toMatchObject({ status: "succeeded", disputed: true, cardType: "credit" })
+      const listed = await call(server.url, "GET", `/v1/disputes?charge=${charge.id}`)
+      const disputes = (listed.body as { data: ReadonlyArray<Record<string, unknown>> }).data
+      expect(disputes).toHaveLength(1)
+      expect(disputes[0]).toMatchObject({ status: outcome, amount: charge.totalAmount })
+      const events = await eventsOf(charge.id)
+      const created = events.find((e) => e.type === "dispute.created")
+      const closed = events.find((e) => e.type === "dispute.closed")
+      // Each event carries the dispute as it was then: opened needing a response, then closed.
+      expect(created?.data.object).toMatchObject({ id: disputes[0]?.id, status: "needs_response" })
+      expect(closed?.data.object).toMatchObject({ id: disputes[0]?.id, status: outcome })
+      expect(events.map((e) => e.type).sort()).toEqual([
+        "charge.succeeded",
+        "dispute.closed",
+        "dispute.created"
+      ])
+    }
+  )
+
+  it("a charge whose dispute was won can be refunded; one lost cannot (charge_disputed)", async () => {
+    const won = (await post({ amount: 2000, currency: "usd", source: "tok_chargeDisputeWon" }))
+      .body as WireCharge
+    const refund = await call(server.url, "POST", "/v1/refunds", { body: { charge: won.id } })
+    expect(refund.status).toBe(200)
+    expect(refund.body).toMatchObject({ status: "succeeded", amount: 2000 })
+    const lost = (await post({ amount: 2000, currency: "usd", source: "tok_chargeDisputeLost" }))
+      .body as WireCharge
+    const refused = await call(server.url, "POST", "/v1/refunds", { body: { charge: lost.id } })
+    expect(refused.status).toBe(400)
+    expect(errorOf(refused)).toMatchObject({ code: "charge_disputed", param: "charge" })
+    expect(String(errorOf(refused).message)).toMatch(/lost its dispute/)
+    const after = await call(server.url, "GET", `/v1/charges/${lost.id}`)
+    expect(after.body).toMatchObject({ amountRefunded: 0, refunded: false })
+    const open = (await post({ amount: 2000, currency: "usd", source: "tok_chargeDispute" }))
+      .body as WireCharge
+    const held = await call(server.url, "POST", "/v1/refunds", { body: { charge: open.id } })
+    expect(errorOf(held)).toMatchObject({ code: "charge_disputed" })
+    expect(String(errorOf(held).message)).toMatch(/open dispute/)
   })
 
   it("the token decides the card type; a contradicting cardType or network is a 400", async () => {

@@ -14,6 +14,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { watch } from "./DashboardBrowserSupport.js"
 import { call, KEYS, LIVE_SECRET, type Running, SECRET, start } from "./support.js"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -70,18 +71,8 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
       }
     )
     page = await context.newPage()
-    page.setDefaultTimeout(WAIT)
-    page.on("pageerror", (error) => {
-      errors.push(error.message)
-    })
     // CSP violations are console errors: the page must cause none.
-    page.on("console", (message) => {
-      if (message.type() === "error" && !/status of 4\d\d/.test(message.text()))
-        errors.push(message.text())
-    })
-    page.on("dialog", (dialog) => {
-      void dialog.accept()
-    })
+    watch(page, errors)
   }, 30_000)
 
   afterAll(async () => {

@@ -75,9 +75,9 @@ describe.runIf(installed || ci)("the dashboard's currencies in headless Chromium
     expect(set.status).toBe(200)
     const cases = [
       // currency, amount (minor), shown, typed refund, refunded base (minor)
-      ["isk", 500_000, "5000 ISK", "1000", 100_000],
-      ["huf", 500_000, "5000 HUF", "1000", 100_000],
-      ["jpy", 10_000, "10000 JPY", "1000", 1_000],
+      ["isk", 500_000, "5,000 ISK", "1000", 100_000],
+      ["huf", 500_000, "5,000 HUF", "1000", 100_000],
+      ["jpy", 10_000, "10,000 JPY", "1000", 1_000],
       ["bhd", 10_000, "10.000 BHD", "1.5", 1_500]
     ] as const
     for (const [currency, amount, shown, typed, base] of cases) {

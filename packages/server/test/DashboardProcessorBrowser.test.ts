@@ -13,6 +13,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Browser, chromium, type Page } from "playwright-core"
+import { watch } from "./DashboardBrowserSupport.js"
 import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import {
   call,
@@ -27,7 +28,6 @@ import {
 const CHROMIUM = "/usr/bin/chromium"
 const installed = existsSync(CHROMIUM)
 const ci = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false"
-const WAIT = 15_000
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), "../../../test-artifacts")
 const WEBHOOK_SECRET = "whsec_dashboard0123456789abcdefgh"
 const LIVE_STRIPE_KEY = "sk_live_dashboardFake0123456787777"
@@ -60,17 +60,7 @@ describe.runIf(installed || ci)(
         args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
       })
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-      page.setDefaultTimeout(WAIT)
-      page.on("pageerror", (error) => {
-        errors.push(error.message)
-      })
-      page.on("console", (message) => {
-        if (message.type() === "error" && !/status of 4\d\d/.test(message.text()))
-          errors.push(message.text())
-      })
-      page.on("dialog", (dialog) => {
-        void dialog.accept()
-      })
+      watch(page, errors)
       await signIn(SECRET)
     }, 30_000)
 

@@ -122,6 +122,11 @@ describe.runIf(installed || ci)("GET /docs in headless Chromium", () => {
       const path = page.locator("main").getByText("/v1/charges", { exact: true }).first()
       await path.waitFor({ timeout: RENDER_TIMEOUT })
 
+      // Scalar's own toolbar (its hosted "Share" and "Generate SDKs") is not on a self-hosted page.
+      expect(await page.getByText("Generate SDKs").count()).toBe(0)
+      expect(await page.getByRole("button", { name: "Share" }).count()).toBe(0)
+      expect(await page.getByText("Developer Tools").count()).toBe(0)
+
       mkdirSync(dirname(SCREENSHOT), { recursive: true })
       await page.screenshot({ path: SCREENSHOT })
       await context.close()

@@ -139,6 +139,30 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
       const refunded = await ok(levy.charges.retrieve(tenant, first.id))
       expect(refunded.amountRefunded).toBe(2_580) // one refund, not two
 
+      const noted = await ok(
+        levy.charges.update(
+          tenant,
+          first.id,
+          { description: "Order 1", metadata: { shipped: "yes" } },
+          { idempotencyKey: "note-1" }
+        )
+      )
+      expect(noted).toMatchObject({ description: "Order 1", metadata: { shipped: "yes" } })
+      const notedAgain = await ok(
+        levy.charges.update(
+          tenant,
+          first.id,
+          { description: "Order 1", metadata: { shipped: "yes" } },
+          { idempotencyKey: "note-1" }
+        )
+      )
+      expect(notedAgain).toEqual(noted)
+      const tooMany = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, "v"]))
+      const overLimit = failureOf(
+        await run(levy.charges.update(tenant, first.id, { metadata: tooMany }))
+      )
+      expect(overLimit._tag).toBe("ChargeMetadataInvalid")
+
       const declined = { ...order, source: "tok_chargeDeclined" } as const
       const failed = failureOf(
         await run(levy.charges.create(tenant, declined, { idempotencyKey: "order-2" }))

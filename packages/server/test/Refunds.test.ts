@@ -100,6 +100,7 @@ describe.each(stores)("refunds on the $name store", ({ layer }) => {
       currency: "usd",
       status: "succeeded",
       reason: "requested_by_customer",
+      metadata: {},
       created: (body as unknown as { created: number }).created,
       livemode: false
     })
@@ -215,6 +216,23 @@ describe.each(stores)("refunds on the $name store", ({ layer }) => {
     expect((await refundEvents()).data.length).toBe(eventsBefore)
     const list = await get(`/v1/refunds?charge=${charge}`)
     expect((list.body as WireList).data).toHaveLength(1)
+  })
+
+  it("a refund keeps the metadata it was created with, shown wherever the refund is", async () => {
+    const charge = await seed()
+    const metadata = { rma: "RMA-77", reason_detail: "damaged in transit" }
+    const created = await refundOk({ charge, amount: 1_000, metadata })
+    expect(created).toMatchObject({ metadata })
+    expect((await get(`/v1/refunds/${created.id}`)).body).toStrictEqual(created)
+    const listed = (await get(`/v1/refunds?charge=${charge}`)).body as WireList
+    expect(listed.data).toStrictEqual([created])
+    // The charge's metadata rules hold for a refund's: a bad one is a 400 naming metadata.
+    for (const bad of [{ "": "x" }, { k: "v".repeat(501) }, { k: 1 }, "x"]) {
+      const reply = await refund({ charge, metadata: bad })
+      expect(reply.status, JSON.stringify(bad)).toBe(400)
+      expect(String(errorOf(reply.body).param)).toMatch(/^metadata/)
+    }
+    expect((await stored(charge)).amountRefunded).toBe(1_000 + 32)
   })
 
   it("bad requests are 400s naming the field", async () => {

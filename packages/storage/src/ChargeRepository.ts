@@ -151,6 +151,22 @@ export const moved = (charge: Charge, expected: RefundedSoFar | undefined): bool
   expected !== undefined &&
   (charge.amountRefunded !== expected.amountRefunded || charge.feeRefunded !== expected.feeRefunded)
 
+/** What a charge's owner may change after it is made: its description and metadata. */
+export interface ChargeNotes {
+  readonly description: string | null
+  readonly metadata: Readonly<Record<string, string>>
+}
+
+/** Whether two charges' notes are the same (metadata compared as a set of pairs). */
+export const sameNotes = (a: ChargeNotes, b: ChargeNotes): boolean => {
+  const keys = Object.keys(a.metadata)
+  return (
+    a.description === b.description &&
+    keys.length === Object.keys(b.metadata).length &&
+    keys.every((k) => b.metadata[k] === a.metadata[k])
+  )
+}
+
 /** Charge list filters beyond the page. */
 export interface ChargeFilter {
   readonly customer?: string | undefined
@@ -333,6 +349,17 @@ export interface ChargeRepositoryService {
     tenant: Tenant,
     request: Page.PageRequest & ChargeFilter
   ) => Effect.Effect<Page.Page<Charge>, RecordNotFound | StorageError>
+  /**
+   * Replaces a charge's description and metadata with `next` if they are still `expected`: a
+   * compare-and-set, so two edits at once never lose one's keys. `StaleCharge` when they moved
+   * since the caller read them (read again and retry).
+   */
+  readonly editNotes: (
+    tenant: Tenant,
+    id: string,
+    expected: ChargeNotes,
+    next: ChargeNotes
+  ) => Effect.Effect<Charge, RecordNotFound | StaleCharge | StorageError>
   /** Records the processor's outcome on a pending charge (status, failure, details). */
   readonly settle: (
     tenant: Tenant,

@@ -39,8 +39,9 @@ export class RefundTooLarge extends Schema.TaggedError<RefundTooLarge>()("Refund
 }) {}
 
 /**
- * The charge's refunds moved since the caller read it: a refund planned on what was left
- * then must be planned again (two refunds at once each took their share of the fee).
+ * The charge moved since the caller read it: a refund planned on what was left then must be
+ * planned again (two refunds at once each took their share of the fee), an edit of its notes
+ * made on the notes read then must be made again.
  */
 export class StaleCharge extends Schema.TaggedError<StaleCharge>()("StaleCharge", {
   chargeId: Schema.String

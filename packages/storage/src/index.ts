@@ -11,6 +11,7 @@ export {
 export {
   type Charge,
   type ChargeFilter,
+  type ChargeNotes,
   type ChargeOutcome,
   ChargeRepository,
   type ChargeRepositoryService,

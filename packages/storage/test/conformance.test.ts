@@ -983,6 +983,43 @@ for (const store of stores) {
         })
       )
 
+      it.effect(
+        "a charge's notes change only from what the editor read: a stale edit is refused, the other's kept",
+        () =>
+          Effect.gen(function* () {
+            const { test, live } = yield* freshAccount
+            const charges = yield* ChargeRepository
+            const charge = yield* charges.insert(
+              newCharge(test, { description: "first", metadata: { a: "1", b: "2" } })
+            )
+            const read = { description: "first", metadata: { b: "2", a: "1" } }
+            const edited = yield* charges.editNotes(test, charge.id, read, {
+              description: null,
+              metadata: { a: "1", c: "3" }
+            })
+            expect(edited).toMatchObject({ description: null, metadata: { a: "1", c: "3" } })
+            expect(yield* charges.get(test, charge.id)).toEqual(edited)
+            // A second editor who read the same notes is refused; the first one's edit stays.
+            const stale = yield* Effect.either(
+              charges.editNotes(test, charge.id, read, { description: "x", metadata: {} })
+            )
+            expect(Either.isLeft(stale) && stale.left).toMatchObject({
+              _tag: "StaleCharge",
+              chargeId: charge.id
+            })
+            expect(yield* charges.get(test, charge.id)).toEqual(edited)
+            // Another mode's or account's charge is not found, not stale.
+            const missing = yield* Effect.either(
+              charges.editNotes(live, charge.id, read, { description: null, metadata: {} })
+            )
+            expect(Either.isLeft(missing) && missing.left).toMatchObject({ _tag: "RecordNotFound" })
+            // Only the notes change.
+            const { description: _d, metadata: _m, ...rest } = edited
+            const { description: _d0, metadata: _m0, ...before } = charge
+            expect(rest).toEqual(before)
+          })
+      )
+
       it.effect("disputes list by status and by charge, paging within the filter", () =>
         Effect.gen(function* () {
           const { test, live } = yield* freshAccount

@@ -2,13 +2,46 @@
  * One charge: amounts, the fee breakdown, the compliance verdict on the fee collected (why it
  * was lowered, rule codes, the disclosure as the payer reads it, the region's sources), its refunds with a full or partial refund form, and its events.
  */
-import type { Charge, Event, Refund } from "@levy/api"
+import type { Charge, Dispute, Event, Refund } from "@levy/api"
 import { Currency, Disclosure } from "@levy/core"
-import { badge, errorBox, facts, field, guarded, h, mount, notice, table } from "../dom.js"
+import {
+  badge,
+  errorBox,
+  facts,
+  field,
+  guarded,
+  h,
+  mount,
+  notice,
+  nowrap,
+  pairs,
+  table
+} from "../dom.js"
 import { money, parseMinor, time } from "../format.js"
 import type { Session } from "../session.js"
 import { quoteFacts } from "./chargeQuote.js"
 import { statusBadge } from "./charges.js"
+
+/**
+ * The amounts. A failed charge collected nothing: its fee and total are what was attempted,
+ * shown struck through and named so, never as if collected.
+ */
+const amountFacts = (charge: Charge.Charge) => {
+  const m = (minor: number) => money(minor, charge.currency)
+  if (charge.status !== "failed")
+    return [
+      ["Amount", m(charge.amount)],
+      ["Convenience fee", m(charge.convenienceFee)],
+      ["Total", m(charge.totalAmount)]
+    ] as const
+  const attempted = (minor: number) => h("span", { class: "attempted" }, m(minor))
+  return [
+    ["Collected", h("strong", { "data-testid": "collected" }, m(0))],
+    ["Amount attempted", attempted(charge.amount)],
+    ["Fee attempted", attempted(charge.convenienceFee)],
+    ["Total attempted", attempted(charge.totalAmount)]
+  ] as const
+}
 
 const breakdown = (charge: Charge.Charge) => {
   const m = (minor: number) => money(minor, charge.currency)
@@ -16,6 +49,8 @@ const breakdown = (charge: Charge.Charge) => {
     "section",
     { class: "card", "aria-labelledby": "fee-h" },
     h("h2", { id: "fee-h" }, "Fee breakdown"),
+    charge.status === "failed" &&
+      notice("The charge failed: this is the fee it would have collected; nothing was collected."),
     facts([
       [
         "Configured rate",
@@ -24,7 +59,10 @@ const breakdown = (charge: Charge.Charge) => {
       ["Percentage part", m(charge.feeBreakdown.percentage)],
       ["Flat part", m(charge.feeBreakdown.flatFee)],
       ["Adjustment (limits, compliance)", m(charge.adjustment)],
-      ["Convenience fee", h("strong", {}, m(charge.convenienceFee))],
+      [
+        charge.status === "failed" ? "Convenience fee (not collected)" : "Convenience fee",
+        h("strong", {}, m(charge.convenienceFee))
+      ],
       ["Billing", charge.billingMode]
     ])
   )
@@ -91,7 +129,7 @@ const verdict = async (session: Session, charge: Charge.Charge) => {
     h("h2", { id: "compliance-h" }, "Compliance"),
     facts([
       [
-        "Fee collected",
+        charge.status === "failed" ? "Fee attempted" : "Fee collected",
         c.compliant
           ? badge(c.reasonCode === "no_region" ? "no rules checked" : "compliant", "ok")
           : badge("not compliant", "bad")
@@ -104,7 +142,17 @@ const verdict = async (session: Session, charge: Charge.Charge) => {
         c.rules.length === 0 ? "—" : c.rules.map((rule) => h("code", { class: "rule" }, rule))
       ],
       ["Cap", c.maxPercentage === null ? "none" : `${c.maxPercentage} %`],
-      ["Disclosure", h("span", { "data-testid": "disclosure" }, disclosureOf(charge) ?? "—")],
+      [
+        "Disclosure",
+        h(
+          "span",
+          { "data-testid": "disclosure" },
+          // Nothing was collected: no price was charged for the payer to be told of.
+          charge.status === "failed"
+            ? "— (the charge failed: nothing was collected)"
+            : (disclosureOf(charge) ?? "—")
+        )
+      ],
       ["Ruleset", c.rulesetVersion],
       ["Region", charge.region ?? "—"]
     ]),
@@ -118,14 +166,15 @@ const refundTable = (charge: Charge.Charge, refunds: ReadonlyArray<Refund.Refund
     ? notice("No refunds.")
     : table(
         "Refunds",
-        ["Refund", "Created", "Amount", "Fee", "Total", "Status"],
+        ["Refund", "Created", "Amount", "Fee", "Total", "Status", "Metadata"],
         refunds.map((r) => [
           h("code", {}, r.id),
           time(r.created),
-          money(r.amount, charge.currency),
-          money(r.convenienceFee, charge.currency),
-          money(r.totalAmount, charge.currency),
-          r.status
+          nowrap(money(r.amount, charge.currency)),
+          nowrap(money(r.convenienceFee, charge.currency)),
+          nowrap(money(r.totalAmount, charge.currency)),
+          r.status,
+          pairs(r.metadata)
         ])
       )
 
@@ -180,6 +229,30 @@ const refundForm = (session: Session, charge: Charge.Charge, done: () => Promise
   )
 }
 
+/** The charge's disputes (Stripe's `disputed` on the charge says there are some). */
+const disputeSection = (charge: Charge.Charge, disputes: ReadonlyArray<Dispute.Dispute>) =>
+  charge.disputed &&
+  h(
+    "section",
+    { class: "card", "aria-labelledby": "disputes-h", "data-testid": "disputes" },
+    h("h2", { id: "disputes-h" }, "Disputes"),
+    table(
+      "Disputes of this charge",
+      ["Dispute", "Opened", "Amount", "Reason", "Status"],
+      disputes.map((d) => [
+        h("code", {}, d.id),
+        time(d.created),
+        money(d.amount, d.currency),
+        d.reason,
+        disputeBadge(d.status)
+      ])
+    )
+  )
+
+/** A dispute's status: open ones need the merchant, a lost one cost the money. */
+export const disputeBadge = (status: Dispute.DisputeStatus) =>
+  badge(status.replace("_", " "), status === "won" ? "ok" : status === "lost" ? "bad" : "warn")
+
 const eventList = (events: ReadonlyArray<Event.Event>) =>
   events.length === 0
     ? notice("No events for this charge among the latest 100.")
@@ -205,9 +278,10 @@ export const chargeDetail = async (
   session: Session,
   id: string
 ): Promise<void> => {
-  const [charge, refunds, events] = await Promise.all([
+  const [charge, refunds, disputes, events] = await Promise.all([
     session.levy.charges.retrieve(id),
     session.levy.refunds.list({ charge: id, limit: 100 }),
+    session.levy.disputes.list({ charge: id, limit: 100 }),
     session.levy.events.list({ limit: 100 })
   ])
   const mine = events.data.filter(
@@ -217,6 +291,8 @@ export const chargeDetail = async (
   )
   const reload = () => chargeDetail(main, session, id)
   const open = !charge.refunded && charge.status === "succeeded"
+  // The API refuses a refund while a dispute is open or after one was lost (docs/design.md §4).
+  const blocking = disputes.data.find((d) => d.status !== "won")
   mount(
     main,
     h("p", {}, h("a", { href: "#/charges" }, "← All charges")),
@@ -226,9 +302,15 @@ export const chargeDetail = async (
       { class: "card" },
       facts([
         ["Status", statusBadge(charge)],
-        ["Amount", money(charge.amount, charge.currency)],
-        ["Convenience fee", money(charge.convenienceFee, charge.currency)],
-        ["Total", money(charge.totalAmount, charge.currency)],
+        [
+          "Disputed",
+          h(
+            "span",
+            { "data-testid": "disputed" },
+            charge.disputed ? badge("disputed", "bad") : "no"
+          )
+        ],
+        ...amountFacts(charge),
         [
           "Refunded",
           h(
@@ -241,6 +323,7 @@ export const chargeDetail = async (
         ["Description", charge.description ?? "—"],
         ...quoteFacts(charge),
         ["Card type", charge.cardType ?? "—"],
+        ["Metadata", pairs(charge.metadata, "charge-metadata")],
         ["Created", time(charge.created)],
         ["Mode", charge.livemode ? "live" : "test"],
         ...(charge.failureMessage === undefined
@@ -248,6 +331,7 @@ export const chargeDetail = async (
           : [["Failure", charge.failureMessage] as const])
       ])
     ),
+    disputeSection(charge, disputes.data),
     h("div", { class: "grid" }, breakdown(charge), await verdict(session, charge)),
     h(
       "section",
@@ -255,7 +339,14 @@ export const chargeDetail = async (
       h("h2", { id: "refunds-h" }, "Refunds"),
       refundTable(charge, refunds.data)
     ),
-    open ? refundForm(session, charge, reload) : false,
+    open && blocking === undefined ? refundForm(session, charge, reload) : false,
+    open &&
+      blocking !== undefined &&
+      notice(
+        blocking.status === "lost"
+          ? "No refund: the dispute was lost, so the card network already paid the cardholder back."
+          : "No refund while the dispute is open: the card network pays the cardholder back if they win."
+      ),
     h(
       "section",
       { class: "card", "aria-labelledby": "events-h" },

@@ -4,7 +4,7 @@
  */
 import type { Charge, ListParams } from "@levy/api"
 import type { Page } from "@levy/client"
-import { badge, button, field, guarded, h, mount, notice, table } from "../dom.js"
+import { badge, button, field, guarded, h, mount, notice, nowrap, table } from "../dom.js"
 import { dayStart, money, time } from "../format.js"
 import type { Session } from "../session.js"
 import { chargeDetail } from "./chargeDetail.js"
@@ -29,10 +29,10 @@ const rows = (charges: ReadonlyArray<Charge.Charge>) =>
     h("a", { href: `#/charges/${encodeURIComponent(charge.id)}` }, charge.id),
     time(charge.created),
     charge.customer ?? "—",
-    money(charge.amount, charge.currency),
-    money(charge.convenienceFee, charge.currency),
-    money(charge.totalAmount, charge.currency),
-    statusBadge(charge)
+    nowrap(money(charge.amount, charge.currency)),
+    nowrap(money(charge.convenienceFee, charge.currency)),
+    nowrap(money(charge.totalAmount, charge.currency)),
+    [statusBadge(charge), charge.disputed && " ", charge.disputed && badge("disputed", "bad")]
   ])
 
 /** The filter form's values as list parameters (the end date includes its whole day). */

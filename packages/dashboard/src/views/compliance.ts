@@ -6,6 +6,7 @@
 import type { Region } from "@levy/api"
 import { Field } from "@levy/api"
 import { badge, facts, field, guarded, h, mount, table } from "../dom.js"
+import { placeName } from "../places.js"
 import type { Session } from "../session.js"
 
 const statusTone = (status: Region.Region["status"]) =>
@@ -26,7 +27,7 @@ const sourceLinks = (sources: ReadonlyArray<string>) =>
 const rows = (regions: ReadonlyArray<Region.Region>) =>
   regions.map((r) => [
     h("code", {}, r.regionCode),
-    r.state ?? r.country,
+    h("span", { "data-testid": "region-name" }, placeName(r)),
     badge(r.status, statusTone(r.status)),
     r.allowedCardTypes.join(", ") || "none",
     `${r.maxPercentage} %`,
@@ -37,7 +38,7 @@ const rows = (regions: ReadonlyArray<Region.Region>) =>
   ])
 
 const matches = (region: Region.Region, text: string) =>
-  [region.regionCode, region.country, region.state ?? "", region.status, region.restrictions]
+  [region.regionCode, placeName(region), region.status, region.restrictions]
     .join(" ")
     .toLowerCase()
     .includes(text.toLowerCase())

@@ -6,6 +6,7 @@
 import { Field } from "@levy/api"
 import { field, h, mount, notice, table } from "../dom.js"
 import { allRegions, check, type Prepared } from "../feeEngine.js"
+import { placeName } from "../places.js"
 
 const CARD_TYPES = Field.CardType.literals
 
@@ -14,6 +15,32 @@ export interface Shown {
   readonly prepared: Prepared
   readonly label: string
 }
+
+/**
+ * Refusals over a cap: a charge still collects a fee there, lowered to the cap (or to its flat
+ * part), so the cell says "lowered", not "not allowed" (where it collects none).
+ */
+const LOWERED: ReadonlyArray<string> = [
+  "percentage_over_limit",
+  "network_cap_exceeded",
+  "over_cost_of_acceptance",
+  "flat_fee_over_limit",
+  "convenience_fee_must_be_flat"
+]
+
+/** The cell's tone and word for a verdict. */
+const verdictOf = (verdict: {
+  readonly compliant: boolean
+  readonly reasonCode: string | null
+}): readonly [string, string] =>
+  verdict.compliant
+    ? ["ok", "allowed"]
+    : verdict.reasonCode === "legal_uncertainty"
+      ? // Uncertain law is a warning (allowUncertain may permit it).
+        ["warn", "uncertain"]
+      : LOWERED.includes(verdict.reasonCode ?? "")
+        ? ["lowered", "lowered"]
+        : ["bad", "not allowed"]
 
 /** One cell: the verdict as a word (never colour alone) and the reason in its title. */
 const cell = (prepared: Prepared, region: string, cardType: Field.CardType) => {
@@ -26,12 +53,7 @@ const cell = (prepared: Prepared, region: string, cardType: Field.CardType) => {
       "error"
     )
   const verdict = result.value
-  // Uncertain law is a warning (allowUncertain may permit it); the rest a refusal.
-  const [tone, text] = verdict.compliant
-    ? (["ok", "allowed"] as const)
-    : verdict.reasonCode === "legal_uncertainty"
-      ? (["warn", "uncertain"] as const)
-      : (["bad", "not allowed"] as const)
+  const [tone, text] = verdictOf(verdict)
   return h(
     "span",
     {
@@ -49,9 +71,7 @@ const matching = (filter: string) => {
   const wanted = filter.trim().toUpperCase()
   return allRegions().filter(
     (r) =>
-      wanted === "" ||
-      r.regionCode.includes(wanted) ||
-      (r.state ?? "").toUpperCase().includes(wanted)
+      wanted === "" || r.regionCode.includes(wanted) || placeName(r).toUpperCase().includes(wanted)
   )
 }
 
@@ -78,7 +98,7 @@ export const feeMatrix = () => {
         `${prepared.draft.percentage} % + ${prepared.draft.flatFee}, ${label}, against ${regions.length} regions × ${CARD_TYPES.length} card types`,
         ["Region", ...CARD_TYPES],
         regions.map((region) => [
-          h("span", { title: region.state ?? region.country }, region.regionCode),
+          h("span", { title: placeName(region) }, region.regionCode),
           ...CARD_TYPES.map((cardType) => cell(prepared, region.regionCode, cardType))
         ])
       )
@@ -93,7 +113,7 @@ export const feeMatrix = () => {
       h(
         "p",
         {},
-        "The fee's rate checked against every region and card type by the same engine and ruleset as POST /v1/regions/check-compliance, here in the page, with the configuration's own opt-in to uncertain law. Hover a cell for the reason."
+        "The fee's rate checked against every region and card type by the same engine and ruleset as POST /v1/regions/check-compliance, here in the page, with the configuration's own opt-in to uncertain law. Allowed: the fee as configured; lowered: over a cap, a charge collects the fee lowered to it; not allowed: no fee at all; uncertain: the law is not settled. Hover a cell for the reason."
       ),
       h("div", { class: "form-grid" }, field("Filter by country or region", filter)),
       out

@@ -5,7 +5,7 @@
  */
 import type { FeeConfig } from "@levy/api"
 import { Field } from "@levy/api"
-import { badge, errorBox, field, h, mount, notice, table } from "../dom.js"
+import { badge, errorBox, field, h, mount, notice, nowrap, table } from "../dom.js"
 import { estimate, type Prepared, type Refusal, type Sample } from "../feeEngine.js"
 import { money } from "../format.js"
 import type { Session } from "../session.js"
@@ -25,9 +25,9 @@ interface Quoted {
 }
 
 const row = (e: Quoted) => [
-  money(e.baseAmount, e.currency),
+  nowrap(money(e.baseAmount, e.currency)),
   h("span", { class: "fee" }, money(e.convenienceFee, e.currency)),
-  money(e.totalAmount, e.currency),
+  nowrap(money(e.totalAmount, e.currency)),
   // The fee shown is what a charge collects; whether the configured fee had to be lowered for it.
   e.configured.compliant
     ? badge("yes", "ok")
@@ -36,7 +36,7 @@ const row = (e: Quoted) => [
 
 /** The draft's refusal of one sample (e.g. below the minimum amount), in its row. */
 const refusedRow = (amount: number, currency: string, error: Refusal) => [
-  money(amount, currency),
+  nowrap(money(amount, currency)),
   h("span", { class: "fee error-text" }, error.message),
   "—",
   badge("refused", "bad")

@@ -9,7 +9,7 @@ import type { FeeConfig } from "@levy/api"
 import { Field } from "@levy/api"
 import { button, facts, field, guarded, h, mount, notice } from "../dom.js"
 import { type Prepared, prepare, type Refusal } from "../feeEngine.js"
-import { time } from "../format.js"
+import { money, time } from "../format.js"
 import type { Session } from "../session.js"
 import { changesOf, draftOf, readForm } from "./feeForm.js"
 import { feeMatrix } from "./feeMatrix.js"
@@ -200,6 +200,17 @@ const pendingPanel = (
 }
 
 /**
+ * A range of minor units in words, with a two-decimal currency's reading of each bound, since
+ * limits are minor units of whatever currency is charged: "at least 50 (0.50 USD); no maximum".
+ */
+export const limits = (min: number | null, max: number | null): string => {
+  const bound = (minor: number) => `${minor.toLocaleString("en")} (${money(minor, "usd")})`
+  const low = min === null || min === 0 ? "no minimum" : `at least ${bound(min)}`
+  const high = max === null ? "no maximum" : `at most ${bound(max)}`
+  return `${low}; ${high} (minor units of the currency charged)`
+}
+
+/**
  * While no default region is set, a charge that names none is checked against no rules
  * (`no_region`): the merchant should know before a charge shows "compliant" for that reason.
  */
@@ -249,8 +260,12 @@ export const fees = async (main: HTMLElement, session: Session): Promise<void> =
         ],
         ["Model", config.model],
         [
-          "Limits",
-          `fee ${config.minFee ?? "—"} … ${config.maxFee ?? "—"}; amount ${config.minAmount} … ${config.maxAmount ?? "—"} (minor units)`
+          "Fee limits",
+          h("span", { "data-testid": "fee-limits" }, limits(config.minFee, config.maxFee))
+        ],
+        [
+          "Amounts charged",
+          h("span", { "data-testid": "amount-limits" }, limits(config.minAmount, config.maxAmount))
         ],
         ["Regions", config.regionCodes.length === 0 ? "all" : config.regionCodes.join(", ")]
       ])

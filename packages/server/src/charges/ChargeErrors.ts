@@ -5,7 +5,7 @@
  * store's `StorageError` and the idempotency refusals.
  */
 import type { StoredCharge, Tenant } from "@levy/storage"
-import { Data } from "effect"
+import { Data, type ParseResult } from "effect"
 import type { ProcessorUnavailable } from "../processors/PaymentProcessor.js"
 
 /** Live mode without a configured processor: no live charge can be made. */
@@ -51,4 +51,22 @@ export class OutcomeUnknown extends Data.TaggedError("OutcomeUnknown")<{
   readonly error: ProcessorUnavailable
   /** What is left pending ("charge ch_…"). */
   readonly pending: string
+}> {}
+
+/**
+ * A charge still pending at its processor cannot be updated: its pending row holds what a
+ * retry sends the processor again under the same key.
+ */
+export class ChargePending extends Data.TaggedError("ChargePending")<{
+  readonly chargeId: string
+}> {}
+
+/** An update whose merged metadata breaks the metadata rules (too many keys): nothing changed. */
+export class ChargeMetadataInvalid extends Data.TaggedError("ChargeMetadataInvalid")<{
+  readonly error: ParseResult.ParseError
+}> {}
+
+/** Updates of the charge kept committing first: the caller may simply retry. */
+export class ChargeContended extends Data.TaggedError("ChargeContended")<{
+  readonly chargeId: string
 }> {}

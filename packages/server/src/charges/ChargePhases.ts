@@ -6,7 +6,7 @@
  * settle is conditional, so whoever comes second writes nothing and answers what the first
  * stored: the response is a function of the stored charge alone (`responseOf`).
  */
-import { ApiError, Dispute as DisputeWire, Charge as Wire } from "@levy/api"
+import { ApiError, Dispute as DisputeApi, Charge as Wire } from "@levy/api"
 import {
   ChargeRepository,
   type ChargeSettlement,
@@ -20,7 +20,12 @@ import {
   type StoredCharge
 } from "@levy/storage"
 import { Effect, Schema } from "effect"
-import type { PaymentProcessor, ProcessorUnavailable } from "../processors/PaymentProcessor.js"
+import * as DisputeWire from "../disputes/DisputeWire.js"
+import type {
+  ChargeSucceeded,
+  PaymentProcessor,
+  ProcessorUnavailable
+} from "../processors/PaymentProcessor.js"
 import * as ChargeWire from "./ChargeWire.js"
 import * as Collect from "./Collect.js"
 import * as ProcessorErrors from "./ProcessorErrors.js"
@@ -34,7 +39,7 @@ import * as TestCrash from "./TestCrash.js"
 export const LEASE_MS = 60_000
 
 const encodeCharge = Schema.encodeSync(Wire.Charge)
-const encodeDispute = Schema.encodeSync(DisputeWire.Dispute)
+const encodeDispute = Schema.encodeSync(DisputeApi.Dispute)
 const now = () => Math.floor(Date.now() / 1000)
 
 /**
@@ -178,6 +183,49 @@ const eventOf = (
   created
 })
 
+/** Ids for the dispute a processor reported with the payment, and its events. */
+interface DisputeIds {
+  readonly dispute: string
+  readonly created: string
+  readonly closed: string
+}
+
+/**
+ * The dispute a processor reported with the payment (only the simulator does), as stored: open,
+ * or already won or lost; and its events, `dispute.created` with the dispute as it opened, then
+ * `dispute.closed` when it ended.
+ */
+const reportedDispute = (
+  settled: StoredCharge,
+  reported: NonNullable<ChargeSucceeded["dispute"]>,
+  ids: DisputeIds,
+  at: number
+): { readonly dispute: Dispute; readonly events: ReadonlyArray<Event> } => {
+  const opened: Dispute = {
+    id: ids.dispute,
+    accountId: settled.accountId,
+    livemode: settled.livemode,
+    chargeId: settled.id,
+    amount: settled.totalAmount,
+    status: "needs_response",
+    reason: reported.reason,
+    created: at,
+    updated: at
+  }
+  const eventOfDispute = (id: string, type: string, dispute: Dispute) =>
+    eventOf(settled, id, type, encodeDispute(DisputeWire.toWire(dispute, settled.currency)), at)
+  if (reported.outcome === undefined)
+    return { dispute: opened, events: [eventOfDispute(ids.created, "dispute.created", opened)] }
+  const closed: Dispute = { ...opened, status: reported.outcome }
+  return {
+    dispute: closed,
+    events: [
+      eventOfDispute(ids.created, "dispute.created", opened),
+      eventOfDispute(ids.closed, "dispute.closed", closed)
+    ]
+  }
+}
+
 /**
  * Phase 3: settles the pending charge with what the processor did, its events, the
  * processor's dispute and the stored response, if nobody settled it first.
@@ -192,57 +240,31 @@ export const settle = (
     const eventId = yield* ids.make("evt")
     const reported = collected._tag === "Succeeded" ? collected.dispute : undefined
     // Ids for a dispute only when the processor reported one (most charges have none).
-    const disputeIds =
+    const disputeIds: DisputeIds | undefined =
       reported === undefined
         ? undefined
-        : { dispute: yield* ids.make("dp"), event: yield* ids.make("evt") }
+        : {
+            dispute: yield* ids.make("dp"),
+            created: yield* ids.make("evt"),
+            closed: yield* ids.make("evt")
+          }
     const at = now()
     return yield* charges.settleCharge(
       charge,
       charge.id,
       settlementOf(charge, collected),
-      (settled) => {
-        const body = encodeCharge(ChargeWire.toWire(settled)) as unknown as Json
-        const type = settled.status === "succeeded" ? "charge.succeeded" : "charge.failed"
-        const dispute: Dispute | undefined =
+      (row) => {
+        const found =
           reported === undefined || disputeIds === undefined
             ? undefined
-            : {
-                id: disputeIds.dispute,
-                accountId: settled.accountId,
-                livemode: settled.livemode,
-                chargeId: settled.id,
-                amount: settled.totalAmount,
-                status: "needs_response",
-                reason: reported.reason,
-                created: at,
-                updated: at
-              }
-        const disputeEvent =
-          dispute === undefined || disputeIds === undefined
-            ? []
-            : [
-                eventOf(
-                  settled,
-                  disputeIds.event,
-                  "dispute.created",
-                  encodeDispute({
-                    id: dispute.id,
-                    object: "dispute",
-                    charge: settled.id,
-                    amount: dispute.amount,
-                    currency: settled.currency,
-                    status: dispute.status,
-                    reason: dispute.reason,
-                    created: dispute.created,
-                    livemode: dispute.livemode
-                  }),
-                  at
-                )
-              ]
+            : reportedDispute(row, reported, disputeIds, at)
+        // The dispute is written in the same transaction: the charge answered is disputed.
+        const settled = found === undefined ? row : { ...row, disputed: true }
+        const body = encodeCharge(ChargeWire.toWire(settled)) as unknown as Json
+        const type = settled.status === "succeeded" ? "charge.succeeded" : "charge.failed"
         return {
-          events: [eventOf(settled, eventId, type, body, at), ...disputeEvent],
-          dispute,
+          events: [eventOf(settled, eventId, type, body, at), ...(found?.events ?? [])],
+          dispute: found?.dispute,
           idempotency:
             settled.idempotencyKey === null
               ? undefined

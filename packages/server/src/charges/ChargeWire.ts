@@ -24,7 +24,7 @@ const json = (value: object): JsonObject => value as unknown as JsonObject
 
 /** The stored record of a new charge. */
 export const toStored = (
-  charge: Omit<Wire.Charge, "object" | "amountRefunded" | "refunded">,
+  charge: Omit<Wire.Charge, "object" | "amountRefunded" | "refunded" | "disputed">,
   accountId: string,
   source: string
 ): NewCharge => ({
@@ -85,6 +85,7 @@ export const toWire = (c: Stored): Wire.Charge => {
     ...(c.failureMessage === null ? {} : { failureMessage: c.failureMessage }),
     amountRefunded: c.amountRefunded,
     refunded: c.refunded,
+    disputed: c.disputed,
     billingMode: details.billingMode,
     ...(details.transactions === undefined ? {} : { transactions: details.transactions }),
     ...(c.estimate === null ? {} : { estimate: c.estimate }),

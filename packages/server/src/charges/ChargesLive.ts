@@ -1,5 +1,6 @@
 /**
- * The charges group over HTTP: create (the workflow in createCharge.ts), retrieve and list.
+ * The charges group over HTTP: create (the workflow in createCharge.ts), update (its
+ * description and metadata: updateCharge.ts), retrieve and list.
  */
 import { CurrentKey } from "@levy/api"
 import { ChargeRepository } from "@levy/storage"
@@ -12,6 +13,7 @@ import * as OtherMode from "../http/OtherMode.js"
 import * as Unavailable from "../Unavailable.js"
 import * as ChargeWire from "./ChargeWire.js"
 import { createCharge } from "./createCharge.js"
+import { updateCharge } from "./updateCharge.js"
 
 const URL_PATH = "/v1/charges"
 export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
@@ -21,6 +23,9 @@ export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
     return handlers
       .handle("create", ({ payload }) =>
         Handle.write((tenant, claim) => createCharge(tenant, payload, claim))
+      )
+      .handle("update", ({ path, payload }) =>
+        Handle.write((tenant, claim) => updateCharge(tenant, path.id, payload, claim))
       )
       .handle("retrieve", ({ path }) =>
         Effect.gen(function* () {

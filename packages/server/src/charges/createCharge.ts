@@ -216,6 +216,7 @@ const begin = (
       cardType: described.fields.cardType ?? null,
       amountRefunded: 0,
       refunded: false,
+      disputed: false,
       billingMode: config.billingMode,
       ...(input.estimate === undefined ? {} : { estimate: input.estimate }),
       card: described.card

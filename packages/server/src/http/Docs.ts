@@ -52,8 +52,11 @@ const page = Effect.scoped(
       HttpApiScalar.layerHttpLayerRouter({
         api: LevyApi.LevyApi,
         path: DOCS_PATH,
-        // No font download from Scalar's servers: the page is self-contained.
-        scalar: { withDefaultFonts: false }
+        // No font download from Scalar's servers: the page is self-contained. No toolbar:
+        // Scalar shows its own on localhost ("Share", "Generate SDKs": its hosted services),
+        // which a self-hosted reference does not offer. The bundled Scalar reads
+        // `showToolbar`; @effect/platform's config type predates it.
+        scalar: { withDefaultFonts: false, showToolbar: "never" } as HttpApiScalar.ScalarConfig
       })
     ),
     (app) =>

@@ -16,6 +16,7 @@
 import {
   Charge,
   ChargeCreate,
+  ChargeUpdate,
   type Estimate,
   EstimateRequest,
   FeeConfig,
@@ -56,6 +57,8 @@ import * as ApiServices from "../ApiServices.js"
 import * as Accounts from "../access/Accounts.js"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
+import * as TenantCharge from "../charges/TenantCharge.js"
+import { type UpdateChargeError, updateCharge } from "../charges/updateCharge.js"
 import * as Store from "../cli/Store.js"
 import { createEstimate } from "../estimates/createEstimate.js"
 import type { DescribeError } from "../estimates/Quoting.js"
@@ -92,7 +95,7 @@ import {
 import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
 import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import { type CreateRefundError, createRefund } from "../refunds/createRefund.js"
-import { ChargeNotFound } from "../refunds/RefundErrors.js"
+import type { ChargeNotFound } from "../refunds/RefundErrors.js"
 import type { WorkflowError } from "../WorkflowError.js"
 import {
   type CreateWebhookEndpointError,
@@ -182,6 +185,13 @@ export interface Levy {
       tenant: Tenant.Tenant,
       id: string
     ) => Effect.Effect<Charge.Charge, ChargeNotFound | StorageError>
+    /** A new description, metadata keys merged (a key set to "" is removed). */
+    readonly update: (
+      tenant: Tenant.Tenant,
+      id: string,
+      input: ChargeUpdate.ChargeUpdate,
+      options?: WriteOptions
+    ) => Effect.Effect<Charge.Charge, UpdateChargeError | KeyedError>
     readonly list: (
       tenant: Tenant.Tenant,
       request?: ChargeListRequest
@@ -502,18 +512,16 @@ export const make = Effect.gen(function* () {
     },
     charges: {
       create: (tenant, input, options) => run(createChargeKeyed(tenant, input, options)),
-      retrieve: (tenant, id) =>
-        charges.get(tenant, id).pipe(
-          Effect.map(ChargeWire.toWire),
-          Effect.catchTag("RecordNotFound", () =>
-            charges.get(Tenant.make(tenant.accountId, !tenant.livemode), id).pipe(
-              Effect.as(true),
-              Effect.orElseSucceed(() => false),
-              Effect.flatMap((inOtherMode) =>
-                Effect.fail(new ChargeNotFound({ tenant, chargeId: id, inOtherMode }))
-              )
-            )
-          )
+      retrieve: (tenant, id) => run(Effect.map(TenantCharge.get(tenant, id), ChargeWire.toWire)),
+      update: (tenant, id, input, options) =>
+        run(
+          writing(
+            `POST /v1/charges/${id}`,
+            ChargeUpdate.ChargeUpdate,
+            Charge.Charge,
+            (t, valid, claim) => updateCharge(t, id, valid, claim),
+            Replays.success(Charge.Charge)
+          )(tenant, input, options)
         ),
       list: (tenant, request = {}) =>
         page(charges.list(tenant, request), ChargeWire.toWire, request, "charge")

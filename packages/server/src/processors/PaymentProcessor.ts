@@ -112,10 +112,12 @@ export interface ChargeSucceeded {
   /** The amount captured, minor units. */
   readonly amount: number
   /**
-   * A dispute the processor reported together with the payment. Only the simulator does
-   * (`tok_chargeDispute`); real processors report disputes later, as notifications.
+   * A dispute the processor reported together with the payment, and how it ended when it
+   * already did. Only the simulator does (`tok_chargeDispute`, open; `tok_chargeDisputeWon`,
+   * `tok_chargeDisputeLost`, closed at once); real processors report disputes later, as
+   * notifications.
    */
-  readonly dispute?: { readonly reason: string }
+  readonly dispute?: { readonly reason: string; readonly outcome?: "won" | "lost" }
 }
 
 /** The issuer or the processor's risk checks declined the payment; no money moved. */

@@ -12,6 +12,8 @@ export class ChargeNotFound extends Data.TaggedError("ChargeNotFound")<{
   readonly tenant: Tenant.Tenant
   readonly chargeId: string
   readonly inOtherMode: boolean
+  /** The field that named it: `charge` (a refund's body) unless said (`id`, a path). */
+  readonly param?: string | undefined
 }> {}
 
 /** What the request asks of the charge as it stands is not possible (`RefundPlan`). */
@@ -21,9 +23,13 @@ export class RefundNotPossible extends Data.TaggedError("RefundNotPossible")<{
   readonly param?: string | undefined
 }> {}
 
-/** The charge's dispute is open: the network returns the money if the cardholder wins. */
+/**
+ * The charge's dispute is open (the network returns the money if the cardholder wins) or was
+ * lost (the network already returned it): a refund would pay the cardholder twice.
+ */
 export class ChargeDisputed extends Data.TaggedError("ChargeDisputed")<{
   readonly chargeId: string
+  readonly dispute: "open" | "lost"
 }> {}
 
 /** Another refund of the charge took what was left first. */

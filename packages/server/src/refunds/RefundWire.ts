@@ -30,6 +30,7 @@ export const toWire = (refund: StoredRefund, currency: string): WireRefund.Refun
     refund.reason !== null && REASONS.includes(refund.reason)
       ? (refund.reason as WireRefund.RefundReason)
       : null,
+  metadata: refund.metadata,
   created: refund.created,
   livemode: refund.livemode
 })

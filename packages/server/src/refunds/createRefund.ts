@@ -5,7 +5,8 @@
  * committed since (else planned again), so concurrent refunds never give back more than was
  * charged nor keep a cent of the fee; (2) given back through the processor under that key;
  * (3) settled with `charge.refunded` and the response for the request's key, or failed,
- * releasing the reservation (RefundPhases.ts). A charge whose dispute is open is not refunded.
+ * releasing the reservation (RefundPhases.ts). A charge whose dispute is open, or was lost, is
+ * not refunded.
  */
 import type { RefundCreate, Refund as Wire } from "@levy/api"
 import {
@@ -18,13 +19,14 @@ import {
   StorageError,
   type StoredCharge,
   type StoredRefund,
-  Tenant,
+  type Tenant,
   Transactions
 } from "@levy/storage"
 import { Effect, Option } from "effect"
 import { OutcomeUnknown, type ProcessorNotConfigured } from "../charges/ChargeErrors.js"
 import * as ChargePhases from "../charges/ChargePhases.js"
 import * as Payment from "../charges/Payment.js"
+import * as TenantCharge from "../charges/TenantCharge.js"
 import * as Claims from "../idempotency/Claim.js"
 import * as Written from "../idempotency/Written.js"
 import type { PaymentProcessor } from "../processors/PaymentProcessor.js"
@@ -69,32 +71,28 @@ const STALE_RETRIES = 10
 /** Dispute statuses that are still open. */
 const OPEN_DISPUTES: ReadonlyArray<string> = ["needs_response", "under_review"]
 
-/** The charge of the tenant; another account's or mode's is `ChargeNotFound`. */
-const chargeOf = (tenant: Tenant.Tenant, id: string) =>
-  Effect.flatMap(ChargeRepository, (charges) =>
-    charges.get(tenant, id).pipe(
-      Effect.catchTag("RecordNotFound", () =>
-        charges.get(Tenant.make(tenant.accountId, !tenant.livemode), id).pipe(
-          Effect.as(true),
-          Effect.orElseSucceed(() => false),
-          Effect.flatMap((inOtherMode) =>
-            Effect.fail(new ChargeNotFound({ tenant, chargeId: id, inOtherMode }))
-          )
-        )
-      )
-    )
-  )
+/** Whether `statuses` (of a charge's disputes) forbid refunding it: one open, or one lost. */
+const disputeBlocking = (statuses: ReadonlyArray<string>): "open" | "lost" | undefined =>
+  statuses.some((status) => OPEN_DISPUTES.includes(status))
+    ? "open"
+    : statuses.includes("lost")
+      ? "lost"
+      : undefined
 
-/** Refuses a refund of a charge under an open dispute. */
+/**
+ * Refuses a refund of a charge under an open dispute, or whose dispute was lost (the network
+ * paid the cardholder back, as Stripe refuses a charged-back charge); one won may be refunded.
+ */
 const checkNotDisputed = (tenant: Tenant.Tenant, charge: Charge) =>
   !charge.disputed
     ? Effect.void
     : Effect.flatMap(ChargeRepository, (charges) =>
-        Effect.flatMap(charges.listDisputes(tenant, { charge: charge.id, limit: 100 }), (page) =>
-          page.data.some((d) => OPEN_DISPUTES.includes(d.status))
-            ? Effect.fail(new ChargeDisputed({ chargeId: charge.id }))
-            : Effect.void
-        )
+        Effect.flatMap(charges.listDisputes(tenant, { charge: charge.id, limit: 100 }), (page) => {
+          const dispute = disputeBlocking(page.data.map((d) => d.status))
+          return dispute === undefined
+            ? Effect.void
+            : Effect.fail(new ChargeDisputed({ chargeId: charge.id, dispute }))
+        })
       )
 
 /** What the refund as stored answers: the refund, or its failure. */
@@ -159,7 +157,7 @@ const reserve = (
     return yield* transactions
       .run(
         Effect.gen(function* () {
-          const charge = yield* chargeOf(tenant, input.charge)
+          const charge = yield* TenantCharge.get(tenant, input.charge)
           yield* checkNotDisputed(tenant, charge)
           const { base, fee } = yield* RefundPlan.plan(charge, input)
           const processor = yield* Payment.processorFor(processors, tenant)
@@ -174,7 +172,7 @@ const reserve = (
               reason: input.reason ?? null,
               status: "pending",
               created: now(),
-              metadata: {},
+              metadata: input.metadata ?? {},
               processor: processor.name,
               processorKey: `levy_${id}`,
               idempotencyKey: Claims.keyOf(claim),

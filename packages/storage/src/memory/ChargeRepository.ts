@@ -13,6 +13,7 @@ import {
   released,
   type StoredCharge,
   type StoredRefund,
+  sameNotes,
   writeEffects
 } from "../ChargeRepository.js"
 import { EventRepository } from "../EventRepository.js"
@@ -258,6 +259,16 @@ export const make = Effect.gen(function* () {
         tenant,
         request,
         (c) => request.customer === undefined || c.customer === request.customer
+      ),
+    editNotes: (tenant, id, expected, next) =>
+      store.write((w) =>
+        Effect.gen(function* () {
+          const charge = yield* scoped(charges, "charge", tenant, id)
+          if (!sameNotes(charge, expected)) return yield* new StaleCharge({ chargeId: id })
+          const edited: StoredCharge = { ...charge, ...next }
+          w.put(CHARGES, key(tenant.accountId, id), edited)
+          return edited
+        })
       ),
     settle: (tenant, id, o) =>
       store.write((w) =>

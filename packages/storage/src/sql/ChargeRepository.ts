@@ -252,6 +252,20 @@ export const make = Effect.gen(function* () {
         request,
         filters: request.customer !== undefined ? [sql`customer = ${request.customer}`] : []
       }),
+    editNotes: (tenant, id, expected, next) =>
+      Effect.gen(function* () {
+        const rows = yield* sql`UPDATE charges
+          SET description = ${next.description}, metadata = ${SqlSupport.json(next.metadata)}::jsonb
+          WHERE ${mine(tenant)} AND id = ${id}
+            AND description IS NOT DISTINCT FROM ${expected.description}::text
+            AND metadata = ${SqlSupport.json(expected.metadata)}::jsonb
+          RETURNING ${chargeColumns}`
+        if (rows[0] !== undefined) return yield* charges.decode(rows[0])
+        const current =
+          yield* sql`SELECT ${chargeColumns} FROM charges WHERE ${mine(tenant)} AND id = ${id}`
+        yield* chargeNotFound(id)(current)
+        return yield* new StaleCharge({ chargeId: id })
+      }).pipe(SqlSupport.orStorageError),
     settle: (tenant, id, o) =>
       sql`UPDATE charges SET status = ${o.status},
           failure_code = ${o.failureCode === undefined ? sql`failure_code` : o.failureCode},

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto"
 import { Duration, Effect, Option } from "effect"
 import {
   type ChargeOutcome,
+  type ChargeSucceeded,
   type IdempotencyGuarantee,
   NotificationInvalid,
   type PaymentMethod,
@@ -53,7 +54,21 @@ const CARDS: Readonly<Record<string, PaymentMethod>> = {
   tok_de: card("credit", "visa", { issuingCountry: "DE", category: "consumer" }),
   tok_au: card("credit", "visa", { issuingCountry: "AU", category: "consumer" }),
   tok_chargeDeclined: card("credit", "visa"),
-  tok_chargeDispute: card("credit", "visa")
+  tok_chargeDispute: card("credit", "visa"),
+  tok_chargeDisputeWon: card("credit", "visa"),
+  tok_chargeDisputeLost: card("credit", "visa")
+}
+
+/**
+ * The dispute each disputing token opens. The simulator sends no notifications, so a dispute
+ * that ends is reported ended with the payment: the charge's disputes then go through
+ * `dispute.created` and `dispute.closed` at once, and refunds after a won or a lost dispute
+ * can be tried without waiting on an issuer.
+ */
+const DISPUTES: Readonly<Record<string, NonNullable<ChargeSucceeded["dispute"]>>> = {
+  tok_chargeDispute: { reason: "fraudulent" },
+  tok_chargeDisputeWon: { reason: "fraudulent", outcome: "won" },
+  tok_chargeDisputeLost: { reason: "fraudulent", outcome: "lost" }
 }
 
 /** The tokens the simulator knows. */
@@ -108,7 +123,7 @@ export const make = (): SimulatorProcessor => {
           _tag: "Succeeded",
           reference: reference("sim", key),
           amount,
-          ...(source === "tok_chargeDispute" ? { dispute: { reason: "fraudulent" } } : {})
+          ...(DISPUTES[source] === undefined ? {} : { dispute: DISPUTES[source] })
         }
   return {
     name: NAME,
