@@ -17,6 +17,7 @@ import chargePhases from "./migrations/0004_charge_phases.js"
 import processorConfigs from "./migrations/0005_processor_configs.js"
 import processorNotifications from "./migrations/0006_processor_notifications.js"
 import feeConfigVersions from "./migrations/0007_fee_config_versions.js"
+import rulesetNotices from "./migrations/0010_ruleset_notices.js"
 import { StorageError } from "./StorageError.js"
 
 /** Every migration, by `<number>_<name>`. */
@@ -27,7 +28,8 @@ export const migrations = {
   "0004_charge_phases": chargePhases,
   "0005_processor_configs": processorConfigs,
   "0006_processor_notifications": processorNotifications,
-  "0007_fee_config_versions": feeConfigVersions
+  "0007_fee_config_versions": feeConfigVersions,
+  "0010_ruleset_notices": rulesetNotices
 }
 
 /** The table that records applied migrations. */

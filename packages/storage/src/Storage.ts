@@ -25,10 +25,12 @@ import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
 import * as MemoryProcessorNotifications from "./memory/ProcessorNotificationRepository.js"
+import * as MemoryRulesetNotices from "./memory/RulesetNoticeRepository.js"
 import * as MemoryWebhookDeliveries from "./memory/WebhookDeliveryRepository.js"
 import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
 import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
+import type { RulesetNoticeRepository } from "./RulesetNoticeRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
@@ -38,6 +40,7 @@ import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
 import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
 import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
 import * as SqlProcessorNotifications from "./sql/ProcessorNotificationRepository.js"
+import * as SqlRulesetNotices from "./sql/RulesetNoticeRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import * as SqlWebhookDeliveries from "./sql/WebhookDeliveryRepository.js"
 import * as SqlWebhookEndpoints from "./sql/WebhookEndpointRepository.js"
@@ -56,6 +59,7 @@ export type Repositories =
   | WebhookDeliveryRepository
   | ProcessorConfigRepository
   | ProcessorNotificationRepository
+  | RulesetNoticeRepository
   | Transactions
 
 /** The repositories over a SQL client (PostgreSQL or embedded). */
@@ -71,6 +75,7 @@ export const layerSqlRepositories: Layer.Layer<
   SqlWebhookDeliveries.layer,
   SqlProcessorConfigs.layer,
   SqlProcessorNotifications.layer,
+  SqlRulesetNotices.layer,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
 
@@ -83,6 +88,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   MemoryWebhookDeliveries.layer,
   MemoryProcessorConfigs.layer,
   MemoryProcessorNotifications.layer,
+  MemoryRulesetNotices.layer,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(MemoryIdempotency.layer, MemoryEvents.layer)),

@@ -23,6 +23,7 @@ import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
 import { chargePhaseCases } from "./chargePhases.js"
 import { processorNotificationCases } from "./processorNotifications.js"
+import { rulesetNoticeCases } from "./rulesetNotices.js"
 import { stores } from "./stores.js"
 
 const nextId = timeOrdered()
@@ -117,6 +118,7 @@ for (const store of stores) {
     (it) => {
       chargePhaseCases(it)
       processorNotificationCases(it)
+      rulesetNoticeCases(it)
 
       it.effect(
         "a charge, its idempotency record and its event commit together or not at all",
