@@ -8,6 +8,7 @@ import { Dispute } from "./Dispute.js"
 import { FeeConfig } from "./FeeConfig.js"
 import { Livemode, oneOf, PrefixedId, Timestamp } from "./Field.js"
 import { Refund } from "./Refund.js"
+import { RulesetChange } from "./RulesetChange.js"
 
 /** An event id, `evt_…`. */
 export const EventId = PrefixedId("evt")
@@ -15,7 +16,8 @@ export const EventId = PrefixedId("evt")
 /**
  * The event types of the specification, the dispute's later changes (docs/design.md §8):
  * `dispute.updated` while it is open, `dispute.closed` when won or lost, and `refund.failed`
- * when the processor fails a refund it had accepted.
+ * when the processor fails a refund it had accepted, and `ruleset.changed` when the law is about
+ * to change an account's fee (docs/design.md §3 "Changes announced").
  */
 export const EventType = oneOf(
   "charge.succeeded",
@@ -25,19 +27,20 @@ export const EventType = oneOf(
   "dispute.updated",
   "dispute.closed",
   "refund.failed",
-  "fee_config.updated"
+  "fee_config.updated",
+  "ruleset.changed"
 ).annotations({ identifier: "EventType" })
 export type EventType = typeof EventType.Type
 
 /** Every event type, for webhook subscriptions. */
 export const eventTypes: ReadonlyArray<EventType> = EventType.literals
 
-/** The event. `data.object` is the resource as it was after the change: a charge (also for refunds), dispute, refund (`refund.failed`) or fee configuration. */
+/** The event. `data.object` is the resource as it was after the change: a charge (also for refunds), dispute, refund (`refund.failed`) or fee configuration; or the ruleset change (`ruleset.changed`). */
 export const Event = Schema.Struct({
   id: EventId,
   object: Schema.Literal("event"),
   type: EventType,
-  data: Schema.Struct({ object: Schema.Union(Charge, Dispute, Refund, FeeConfig) }),
+  data: Schema.Struct({ object: Schema.Union(Charge, Dispute, Refund, FeeConfig, RulesetChange) }),
   created: Timestamp,
   livemode: Livemode
 }).annotations({ identifier: "Event" })

@@ -41,14 +41,14 @@ import * as Config from "./Config.js"
 type Rules = Context.Tag.Service<ComplianceRules>
 
 /** A charge the comparison prices: its amount, currency and compliance context. */
-interface Point {
+export interface Point {
   readonly amount: number
   readonly currency: string
   readonly context: Omit<Estimate.FeeRequest, "amount" | "currency">
 }
 
 /** A configuration ready to price charges: its schedule, compliance settings and ruleset version. */
-interface Priced {
+export interface Priced {
   readonly config: StoredConfig
   readonly schedule: FeeSchedule.FeeSchedule
   readonly costOfAcceptance: number | undefined
@@ -57,10 +57,14 @@ interface Priced {
   readonly quotes: Map<string, Fee.FeeQuote | FeeError>
 }
 
-const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
+/** `config` ready to price charges, under its own ruleset unless `ruleset` is given. */
+export const priced = (
+  rules: Rules,
+  config: StoredConfig,
+  ruleset: Ruleset.Ruleset | undefined = Config.rulesetOf(rules, config)
+): Priced | undefined => {
   const schedule = Config.schedule(config)
   const coa = Config.costOfAcceptancePpm(config.costOfAcceptance)
-  const ruleset = Config.rulesetOf(rules, config)
   return Either.isLeft(schedule) || Either.isLeft(coa) || ruleset === undefined
     ? undefined
     : {
@@ -128,7 +132,7 @@ const quoteOf = (p: Priced, unit: Currency.Currency, amount: number) => {
  * lowered to the largest compliant one, refused under `nonCompliant: reject`); undefined
  * when the charge is refused.
  */
-const chargedFee = (p: Priced, point: Point): number | undefined => {
+export const chargedFee = (p: Priced, point: Point): number | undefined => {
   const unit = Fee.currencyOrFail(point.currency)
   if (isFeeError(unit)) return undefined
   const q = quoteOf(p, unit, point.amount)
