@@ -19,6 +19,7 @@ import {
   Timestamp
 } from "./Field.js"
 import { Metadata } from "./Metadata.js"
+import * as Quote from "./Quote.js"
 
 /** A charge id, `ch_…`. */
 export const ChargeId = PrefixedId("ch")
@@ -76,7 +77,15 @@ export const Charge = Schema.Struct({
     description: "true once the whole totalAmount is refunded."
   }),
   billingMode: BillingMode,
-  transactions: Schema.optional(Schema.Array(Transaction))
+  transactions: Schema.optional(Schema.Array(Transaction)),
+  estimate: Schema.optional(
+    Quote.EstimateId.annotations({
+      description: "The estimate the charge honoured: its fee is never more than the one quoted."
+    })
+  ),
+  card: Schema.optional(
+    Quote.Card.annotations({ description: "The card charged, as the processor described it." })
+  )
 }).annotations({ identifier: "Charge" })
 export type Charge = typeof Charge.Type
 

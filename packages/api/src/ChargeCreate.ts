@@ -9,7 +9,8 @@
 import { Schema } from "effect"
 import * as EstimateRequest from "./EstimateRequest.js"
 import { closed } from "./Field.js"
-import { Metadata } from "./Metadata.js"
+import { MetadataCreate } from "./Metadata.js"
+import * as Quote from "./Quote.js"
 
 /** Longest customer identifier. */
 export const MAX_CUSTOMER_LENGTH = 255
@@ -17,14 +18,7 @@ export const MAX_CUSTOMER_LENGTH = 255
 export const MAX_DESCRIPTION_LENGTH = 1000
 
 /** The test-mode tokens of the built-in simulator (docs/design.md §4). */
-export const TestTokens = [
-  "tok_visa",
-  "tok_mastercard",
-  "tok_visa_debit",
-  "tok_mastercard_debit",
-  "tok_chargeDeclined",
-  "tok_chargeDispute"
-] as const
+export const TestTokens = Quote.TestTokens
 
 /**
  * A what-if input of estimates and compliance checks that a charge does not take: declared so
@@ -50,16 +44,18 @@ export const ChargeCreate = closed(
     costOfAcceptance: notOnCharges(
       "a charge uses the fee configuration's costOfAcceptance. Set it with POST /v1/fee-configs, or pass costOfAcceptance to POST /v1/regions/check-compliance to try another."
     ),
-    source: Schema.optional(
-      Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)).annotations({
-        description: `Payment source token; in test mode one of ${TestTokens.join(", ")} (default tok_visa).`
+    source: Schema.optional(Quote.Source),
+    estimate: Schema.optional(
+      Quote.EstimateId.annotations({
+        description:
+          "An estimate (est_…) of this amount, currency and region: the fee collected is never more than the one it quoted (docs/quotes.md)."
       })
     ),
     customer: Schema.optional(
       Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_CUSTOMER_LENGTH))
     ),
     description: Schema.optional(Schema.String.pipe(Schema.maxLength(MAX_DESCRIPTION_LENGTH))),
-    metadata: Schema.optional(Metadata)
+    metadata: Schema.optional(MetadataCreate)
   }),
   "ChargeCreate"
 )

@@ -14,8 +14,10 @@ import {
   MinorUnits,
   Percent,
   RoundingMode,
-  SignedMinorUnits
+  SignedMinorUnits,
+  Timestamp
 } from "./Field.js"
+import * as Quote from "./Quote.js"
 
 /** The configured rate in reference units: percent and major units ({2.9, 0.30}). */
 export const FeeStructure = Schema.Struct({
@@ -41,7 +43,18 @@ export type FeeBreakdown = typeof FeeBreakdown.Type
 
 /** The estimate. */
 export const Estimate = Schema.Struct({
+  id: Schema.optional(
+    Quote.EstimateId.annotations({
+      description:
+        "The quote: a charge that names it (estimate) collects no more than convenienceFee. Absent on a what-if (whatIf)."
+    })
+  ),
   object: Schema.Literal("estimate"),
+  expiresAt: Schema.optional(
+    Timestamp.annotations({
+      description: "Until when a charge may name this quote (Unix seconds)."
+    })
+  ),
   baseAmount: MinorUnits,
   convenienceFee: MinorUnits.annotations({
     description:
@@ -71,6 +84,9 @@ export const Estimate = Schema.Struct({
       "The verdict on convenienceFee; disclosureText is the text to show the payer for it (null when the fee is 0)."
   }),
   configured: ConfiguredFee.ConfiguredFee,
+  card: Schema.optional(
+    Quote.Card.annotations({ description: "With source: the card the fee was quoted for." })
+  ),
   whatIf: Schema.optional(
     Schema.Literal(true).annotations({
       description:

@@ -5,6 +5,7 @@
 import { Schema } from "effect"
 import * as ComplianceContext from "./ComplianceContext.js"
 import { CardType, CurrencyCode, closed, RegionCode } from "./Field.js"
+import * as Quote from "./Quote.js"
 
 /** The amount field: an integer of minor units (its range is the engine's to check, by currency). */
 export const Amount = Schema.Int.annotations({
@@ -25,6 +26,17 @@ export const fields = {
   ...ComplianceContext.fields
 } as const
 
-/** The estimate request. */
-export const EstimateRequest = closed(Schema.Struct(fields), "EstimateRequest")
+/** The estimate request: a charge's fee inputs, and the card to quote for. */
+export const EstimateRequest = closed(
+  Schema.Struct({
+    ...fields,
+    source: Schema.optional(
+      Quote.Source.annotations({
+        description:
+          "The shopper's card (the same values a charge takes): the processor describes it and the estimate quotes the exact fee for it (docs/quotes.md)."
+      })
+    )
+  }),
+  "EstimateRequest"
+)
 export type EstimateRequest = typeof EstimateRequest.Type

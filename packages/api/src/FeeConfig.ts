@@ -59,6 +59,7 @@ export const FeeConfig = Schema.Struct({
   nonCompliant: FeeConfigUpdate.NonCompliant,
   allowUncertain: Schema.Boolean,
   requireRegion: Schema.Boolean,
+  requireEstimate: Schema.Boolean,
   currencyFees: Schema.Record({ key: Schema.String, value: FeeConfigUpdate.CurrencyFees }),
   regionCodes: Schema.Array(Schema.String),
   regions: Schema.Record({ key: Schema.String, value: RegionSummary }).annotations({

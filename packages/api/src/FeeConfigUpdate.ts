@@ -65,6 +65,12 @@ export const fields = {
         "true: an estimate or charge without region (and no defaultRegion) is refused, 400 naming region, rather than checked against no rules."
     })
   ),
+  requireEstimate: Schema.optional(
+    Schema.Boolean.annotations({
+      description:
+        "true: a live charge must name an estimate (estimate: est_…), so it never collects a fee the shopper was not shown (docs/quotes.md)."
+    })
+  ),
   currencyFees: Schema.optional(
     Schema.Record({ key: CurrencyCode, value: CurrencyFees }).annotations({
       description:

@@ -7,7 +7,7 @@
 
 /** A request body per request schema (its component name in the document). */
 export const bodies: Readonly<Record<string, unknown>> = {
-  EstimateRequest: { amount: 10000, currency: "usd", region: "US-NY", cardType: "credit" },
+  EstimateRequest: { amount: 10000, currency: "usd", region: "US-NY", source: "tok_visa" },
   ChargeCreate: {
     amount: 10000,
     currency: "usd",

@@ -232,6 +232,7 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
     nonCompliant: "adjust",
     allowUncertain: false,
     requireRegion: false,
+    requireEstimate: false,
     currencyFees: { jpy: { flatFee: 40, minFee: null } },
     regionCodes: ["US-CA", "US-NY"],
     regions: {

@@ -53,6 +53,10 @@ const printed: Record<string, ReadonlyArray<ReadonlyArray<unknown>>> = {
     [200, 10200, true],
     [320, "percentage_over_limit"]
   ],
+  "Quotes for the shopper's card": [
+    [0, "debit"],
+    [0, true]
+  ],
   Charges: [["succeeded", 1, false]],
   Refunds: [[80, 1]],
   Disputes: [["needs_response", 5175]],

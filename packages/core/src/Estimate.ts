@@ -43,14 +43,17 @@ export interface Configured extends Compliance.ComplianceVerdict {
 export type ChargeQuote = Estimate
 
 /**
- * The quote a charge collects: never a non-compliant fee where a compliant one exists. Compliance
+ * The quote a charge collects: never a non-compliant fee where a compliant one exists, and never
+ * more than `ceiling` (the fee of a quote the shopper was shown, docs/quotes.md: a fee below a
+ * compliant one stays compliant), the disclosure rendered for the fee collected. Compliance
  * is evaluated once: the verdict on the configured fee and, when it is lowered, the verdict on
  * the lowered fee come from one policy lookup (docs/performance.md).
  */
 export const estimate = (
   schedule: FeeSchedule,
   ruleset: Ruleset,
-  request: FeeRequest
+  request: FeeRequest,
+  ceiling: number = Number.POSITIVE_INFINITY
 ): Either.Either<Estimate, FeeError> => {
   const unit = Fee.currencyOrFail(request.currency)
   if (isFeeError(unit)) return Either.left(unit)
@@ -58,15 +61,17 @@ export const estimate = (
   if (isFeeError(q)) return Either.left(q)
   const adjusted = adjust(schedule, ruleset, request, q, unit)
   if (isFeeError(adjusted)) return Either.left(adjusted)
-  if (adjusted.original.compliant) {
+  if (adjusted.original.compliant && q.convenienceFee <= ceiling) {
     const shown = withDisclosure(adjusted.original, q, unit)
     return Either.right(withVerdict(q, shown, configuredOf(q, shown)))
   }
-  const lowered = Fee.withFee(q, adjusted.fee)
+  const verdict = adjusted.original.compliant ? adjusted.original : adjusted.verdict
+  const collected = adjusted.original.compliant ? q.convenienceFee : adjusted.fee
+  const lowered = Fee.withFee(q, Math.min(collected, ceiling))
   return Either.right(
     withVerdict(
       lowered,
-      withDisclosure(adjusted.verdict, lowered, unit),
+      withDisclosure(verdict, lowered, unit),
       configuredOf(q, withDisclosure(adjusted.original, q, unit))
     )
   )

@@ -20,6 +20,8 @@
  * against `bareChargesPerSec`: node:http and `pg` running the same statements by hand
  * (BareCharges.ts). `serverRssMb` is Levy's resident set at the end of the charges load.
  * The `*ToBare` figures are ratios in this run.
+ * `estimatesWithSource*` are estimates for a card (`source`: a test card the simulator describes
+ * in-process, docs/quotes.md), against the plain estimates of the same run.
  * Set LEVY_BENCH_HTTP_PROFILE to a directory to run the servers with `--cpu-prof` there;
  * LEVY_BENCH_HTTP_PARTS=estimates (or charges) runs one half only. `platformFloor*` is
  * @effect/platform's HttpApiBuilder alone under the same load (PlatformFloor.ts): what an edge
@@ -60,6 +62,14 @@ const BODY = JSON.stringify({
   region: "US-NY",
   cardType: "credit"
 })
+/** An estimate for the shopper's card (docs/quotes.md): the simulator describes it in-process, so
+ * this is the source path's own cost without a processor's round trip. */
+const SOURCE_BODY = JSON.stringify({
+  amount: 10_000,
+  currency: "usd",
+  region: "US-NY",
+  source: "tok_visa"
+})
 const CHARGE_BODY = JSON.stringify({ amount: 10_000, currency: "usd", region: "US-NY" })
 
 /** What the load generator sends to each server: charges carry a fresh Idempotency-Key each. */
@@ -68,6 +78,7 @@ const TARGETS: Readonly<
 > = {
   bare: { path: "/v1/estimates", body: BODY, unique: false },
   full: { path: "/v1/estimates", body: BODY, unique: false },
+  fullSource: { path: "/v1/estimates", body: SOURCE_BODY, unique: false },
   floor: { path: "/v1/estimates", body: BODY, unique: false },
   charges: { path: "/v1/charges", body: CHARGE_BODY, unique: true },
   bareCharges: { path: "/v1/charges", body: CHARGE_BODY, unique: true }
@@ -129,7 +140,13 @@ const serveFull = async (
       PaymentProcessors.layerTestOnly,
       Layer.succeed(EdgeConfig, {
         ...defaults,
-        rateLimits: { test: high, live: high, anonymous: high, window: Duration.minutes(1) }
+        rateLimits: {
+          test: high,
+          live: high,
+          anonymous: high,
+          feeConfigWrites: high,
+          window: Duration.minutes(1)
+        }
       }),
       store
     ])
@@ -375,6 +392,7 @@ if (serving !== undefined) {
   const parts = process.env.LEVY_BENCH_HTTP_PARTS ?? "estimates,charges"
   const bare: Array<Load> = []
   const full: Array<Load> = []
+  const withSource: Array<Load> = []
   const floor: Array<Load> = []
   const bareCharges: Array<Load> = []
   const charges: Array<Load> = []
@@ -382,6 +400,7 @@ if (serving !== undefined) {
     if (parts.includes("estimates")) {
       bare.push(await measure("bare"))
       full.push(await measure("full"))
+      withSource.push(await measure("fullSource"))
       floor.push(await measure("floor"))
     }
     // Charges on PostgreSQL: the whole write path (claim the key, read the fee configuration,
@@ -416,6 +435,7 @@ if (serving !== undefined) {
   }
   const out: Record<string, number> = {
     ...figures("estimates", full),
+    ...figures("estimatesWithSource", withSource),
     ...figures("bareNode", bare),
     ...figures("platformFloor", floor),
     ...figures("charges", charges),
@@ -429,6 +449,12 @@ if (serving !== undefined) {
   ratio("estimatesToBare", "estimatesPerSec", "bareNodePerSec")
   ratio("estimatesCpuToBare", "estimatesCpuUsPerRequest", "bareNodeCpuUsPerRequest")
   ratio("platformFloorToBare", "platformFloorPerSec", "bareNodePerSec")
+  ratio("estimatesWithSourceToEstimates", "estimatesWithSourcePerSec", "estimatesPerSec")
+  ratio(
+    "estimatesWithSourceCpuToEstimates",
+    "estimatesWithSourceCpuUsPerRequest",
+    "estimatesCpuUsPerRequest"
+  )
   ratio("chargesToBare", "chargesPerSec", "bareChargesPerSec")
   ratio("chargesCpuToBare", "chargesCpuUsPerRequest", "bareChargesCpuUsPerRequest")
   ratio("chargesPostgresToBare", "chargesPostgresUsPerRequest", "bareChargesPostgresUsPerRequest")

@@ -8,6 +8,7 @@ import { RulesetVersions } from "@levy/core"
 import { Effect } from "effect"
 import * as ChargePhases from "./charges/ChargePhases.js"
 import * as ProcessorErrors from "./charges/ProcessorErrors.js"
+import type { EstimateRefused } from "./estimates/QuoteErrors.js"
 import * as OtherMode from "./http/OtherMode.js"
 import * as Connect from "./processorConfigs/Connect.js"
 import * as RefundPhases from "./refunds/RefundPhases.js"
@@ -47,10 +48,14 @@ interface ApiErrorMap {
   readonly ApproverIsRequester: ApiError.PermissionError
   readonly WebhookEndpointNotFound: ApiError.NotFoundError
   readonly WebhookUrlRefused: ApiError.InvalidRequestError
+  readonly WebhookEndpointLimitReached: ApiError.InvalidRequestError
   readonly CredentialsInvalid: ApiError.InvalidRequestError
   readonly CredentialsRefused: ApiError.InvalidRequestError
   readonly ProcessorUnreachable: ApiError.ServiceUnavailableError
   readonly ProcessorConfigNotFound: ApiError.NotFoundError
+  readonly EstimateRefused: ApiError.InvalidRequestError
+  readonly EstimateMismatch: ApiError.InvalidRequestError
+  readonly EstimateRequired: ApiError.InvalidRequestError
 }
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
@@ -58,6 +63,24 @@ export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
     ? ApiErrorMap[T]
     : E
   : never
+
+/** Why a charge does not honour its estimate, and what to do (docs/quotes.md). */
+const estimateRefusal = (error: EstimateRefused): string => {
+  switch (error.reason) {
+    case "unknown":
+      return "No such estimate: pass the id POST /v1/estimates answered (est_…)."
+    case "altered":
+      return "The estimate was altered, or was not made by this Levy: its signature does not verify. Ask for a new estimate."
+    case "other_account":
+      return "The estimate was made for another account: ask for one with this account's key."
+    case "other_mode":
+      return "The estimate was made in the other mode: test-mode estimates are for test charges, live ones for live charges."
+    case "expired":
+      return `The estimate expired at ${error.expiredAt ?? "its expiresAt"} (Unix seconds): ask for a new one and show the shopper its fee.`
+    case "used":
+      return "The estimate was already used by a charge that succeeded or is in progress: each quote pays for one charge. Ask for a new estimate."
+  }
+}
 
 /** Failures that were stored as the request's answer, with the write that failed. */
 export const isStored = (error: DomainError): boolean =>
@@ -115,6 +138,31 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
       return Effect.fail(
         new ApiError.ServiceUnavailableError({
           message: `Charge ${error.chargeId} is pending at the processor '${error.pendingAt}', which is no longer the account's processor ('${error.current}'); it cannot be completed until that processor is configured again.`
+        })
+      )
+    case "EstimateRefused":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: `estimate_${error.reason}`,
+          param: "estimate",
+          message: estimateRefusal(error)
+        })
+      )
+    case "EstimateMismatch":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "estimate_mismatch",
+          param: error.field,
+          message: `The charge's ${error.field} (${error.asked}) is not the estimate's (${error.quoted}): a quote holds for the amount, currency and region it was made for. Charge those, or ask for a new estimate.`
+        })
+      )
+    case "EstimateRequired":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "estimate_required",
+          param: "estimate",
+          message:
+            "This account requires live charges to name the estimate the shopper was shown (requireEstimate): make one with POST /v1/estimates and pass its id as estimate."
         })
       )
     case "IdempotencyKeyReused":
@@ -236,6 +284,13 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
           code: "url_invalid",
           param: "url",
           message: error.message
+        })
+      )
+    case "WebhookEndpointLimitReached":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "webhook_endpoint_limit_reached",
+          message: `This account already has ${error.limit} webhook endpoints in ${error.livemode ? "live" : "test"} mode, the most allowed (disabled endpoints count too). Delete one you no longer need (DELETE /v1/webhook-endpoints/{id}), or point an existing endpoint at the new URL (POST /v1/webhook-endpoints/{id} with url and enabledEvents) instead of adding one.`
         })
       )
     case "CredentialsInvalid":

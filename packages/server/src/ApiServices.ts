@@ -3,8 +3,8 @@
  * the API mounted into another app (Mount.ts): keys resolved from the store, the rate limiter
  * and the edge's limits chosen by the caller, and what the workflows run on (`provideWorkflows`,
  * which `LevyService` in-process takes too): the ruleset, the payment processors, webhook
- * delivery in the background, the idempotency sweep, the recovery of pending charges and refunds
- * and the notices of changes of the law.
+ * delivery in the background, the idempotency sweep and retention purge, the recovery of
+ * pending charges and refunds, and the notices of changes of the law.
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ComplianceRules } from "@levy/core"
@@ -29,8 +29,9 @@ export interface Settings<E> {
 /**
  * What the workflows run on besides the store, whichever door serves them (the HTTP API, or
  * `LevyService` in-process): the ruleset, the payment processors, webhook delivery in the
- * background, the idempotency sweep, the recovery of pending charges and refunds, and the
- * notices of changes of the law (which read the ruleset, so they are given it here too).
+ * background, the idempotency sweep and retention purge, the recovery of pending charges
+ * and refunds, and the notices of changes of the law (which read the ruleset, so they are
+ * given it here too).
  */
 export const provideWorkflows = <A, E1, R>(
   layer: Layer.Layer<A, E1, R>,
@@ -40,8 +41,8 @@ export const provideWorkflows = <A, E1, R>(
     // Accounts told before the law changes their fee (docs/design.md §3).
     Layer.provide(RulesetNotices.layerFromEnv),
     Layer.provide(ComplianceRules.Live),
-    // Expired idempotency records deleted hourly.
-    Layer.provide(Housekeeping.layer()),
+    // Expired idempotency records, and records past their retention, deleted hourly.
+    Layer.provide(Housekeeping.layerFromEnv),
     // Charges and refunds left pending settled in the background (docs/processors.md).
     Layer.provide(Recovery.layerFromEnv),
     // Webhook delivery in the background (stopped on shutdown); every write that records an

@@ -3,6 +3,7 @@
  * errors (ApiErrors.ts) and `Levy` in-process returns them as they are (inprocess/LevyService.ts).
  */
 import type { CreateChargeError } from "./charges/createCharge.js"
+import type { DescribeError } from "./estimates/Quoting.js"
 import type { ApproveFeeChangeError } from "./feeConfigs/approveFeeChange.js"
 import type { CancelFeeChangeError } from "./feeConfigs/cancelFeeChange.js"
 import type { UpdateFeeConfigError } from "./feeConfigs/updateFeeConfig.js"
@@ -28,3 +29,4 @@ export type WorkflowError =
   | SaveProcessorConfigError
   | DeleteProcessorConfigError
   | ProcessorConfigNotFound
+  | DescribeError

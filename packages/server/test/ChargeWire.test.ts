@@ -12,6 +12,7 @@ const stored = (fields: Partial<StoredCharge> = {}): StoredCharge => ({
   feeRefunded: 160,
   refunded: false,
   disputed: false,
+  estimate: null,
   ...fields
 })
 

@@ -16,7 +16,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-"))
 
 /** Waits until stdout says where the server listens; returns its base URL. */
 const listening = async (proc: Proc): Promise<string> => {
-  const match = await waitFor(proc, /Levy is listening on http:\/\/localhost:(\d+)/)
+  const match = await waitFor(proc, /Levy is listening on http:\/\/[^\s/]+:(\d+)/)
   return `http://127.0.0.1:${match[1]}`
 }
 
@@ -59,6 +59,14 @@ describe("levy CLI", () => {
     const proc = levy(serveArgs)
     running.push(proc)
     const base = await listening(proc)
+    // It says which mode it runs in and why, listens on loopback only, and names the
+    // test-mode rate limit with the setting that raises it (second review, item 12).
+    expect(proc.stdout).toContain("Development mode (the default on the embedded store)")
+    expect(proc.stdout).toContain("Levy is listening on http://127.0.0.1:")
+    expect(proc.stdout).toContain("Listening on 127.0.0.1 only")
+    expect(proc.stdout).toContain(
+      "Rate limit: 100 requests per 1 minute per test-mode key; raise it with LEVY_RATE_LIMIT_TEST"
+    )
 
     const file = join(dataDir, "dev-account.json")
     expect(statSync(file).mode & 0o777).toBe(0o600)
@@ -140,7 +148,7 @@ describe("levy CLI", () => {
     running.push(proc)
     const base = await listening(proc)
     expect(proc.stdout).not.toMatch(SECRET_KEY)
-    expect(proc.stdout).not.toContain("development account")
+    expect(proc.stdout).not.toContain("These keys are shown once")
     const saved = JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8"))
 
     expect((await request(base, saved.keys.secretDev, "/v1/events")).status).toBe(200)

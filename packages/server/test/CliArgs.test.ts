@@ -31,8 +31,9 @@ describe("levy arguments", () => {
     expect(await run(["serve"])).toEqual({
       _tag: "Serve",
       port: 4000,
-      host: undefined,
+      host: "127.0.0.1",
       dev: true,
+      devBy: "store",
       store: embedded
     })
     expect(
@@ -42,6 +43,7 @@ describe("levy arguments", () => {
       port: 8080,
       host: "127.0.0.1",
       dev: false,
+      devBy: "store",
       store: { store: "postgres", dataDir: ".levy", databaseUrl: "postgres://x/y" }
     })
     // Flags win over the environment; an empty variable counts as unset.
@@ -55,16 +57,33 @@ describe("levy arguments", () => {
       port: 0,
       host: "::1",
       dev: true,
+      devBy: "store",
       store: { store: "memory", dataDir: "/tmp/d", databaseUrl: undefined }
+    })
+  })
+
+  it("serve: run for development it listens on 127.0.0.1 unless told otherwise; in production on every interface (second review, item 12)", async () => {
+    const pg = { DATABASE_URL: "postgres://x/y" }
+    expect(await run(["serve"])).toMatchObject({ dev: true, host: "127.0.0.1" })
+    expect(await run(["serve", "--dev"], pg)).toMatchObject({ dev: true, host: "127.0.0.1" })
+    expect(await run(["serve", "--host", "0.0.0.0"])).toMatchObject({ dev: true, host: "0.0.0.0" })
+    expect(await run(["serve"], { HOST: "::" })).toMatchObject({ dev: true, host: "::" })
+    expect(await run(["serve"], pg)).toMatchObject({ dev: false, host: undefined })
+    expect(await run(["serve"], { LEVY_DEV: "false" })).toMatchObject({
+      dev: false,
+      host: undefined
     })
   })
 
   it("serve --dev: on by default except on PostgreSQL; --dev or LEVY_DEV decide", async () => {
     const pg = { DATABASE_URL: "postgres://x/y" }
-    expect(await run(["serve"], pg)).toMatchObject({ dev: false })
-    expect(await run(["serve", "--dev"], pg)).toMatchObject({ dev: true })
-    expect(await run(["serve"], { ...pg, LEVY_DEV: "true" })).toMatchObject({ dev: true })
-    expect(await run(["serve"], { LEVY_DEV: "false" })).toMatchObject({ dev: false })
+    expect(await run(["serve"], pg)).toMatchObject({ dev: false, devBy: "store" })
+    expect(await run(["serve", "--dev"], pg)).toMatchObject({ dev: true, devBy: "flag" })
+    expect(await run(["serve"], { ...pg, LEVY_DEV: "true" })).toMatchObject({
+      dev: true,
+      devBy: "env"
+    })
+    expect(await run(["serve"], { LEVY_DEV: "false" })).toMatchObject({ dev: false, devBy: "env" })
     expect(await failure(["serve"], { LEVY_DEV: "yes" })).toBeInstanceOf(UsageError)
   })
 

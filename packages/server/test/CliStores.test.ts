@@ -29,7 +29,7 @@ const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   return proc
 }
 
-const listening = (proc: Proc) => waitFor(proc, /Levy is listening on http:\/\/localhost:(\d+)/)
+const listening = (proc: Proc) => waitFor(proc, /Levy is listening on http:\/\/[^\s/]+:(\d+)/)
 
 const stop = async (proc: Proc) => {
   proc.child.kill("SIGTERM")
@@ -49,7 +49,17 @@ describe("levy on several stores", () => {
       DATABASE_URL: url
     })
     await listening(pg)
+    expect(pg.stdout).toContain("Development mode (--dev)")
     expect(await stop(pg)).toBe(0)
+    // Without it, on PostgreSQL: production, said so, on every interface.
+    const production = start(["serve", "--port", "0", "--data-dir", dataDir], {
+      DATABASE_URL: url
+    })
+    await listening(production)
+    expect(production.stdout).toContain("Production mode (the default on the postgres store)")
+    expect(production.stdout).not.toContain("Rate limit:")
+    expect(production.stdout).toContain("Levy is listening on http://localhost:")
+    expect(await stop(production)).toBe(0)
     const embedded = start(["serve", "--port", "0", "--store", "embedded", "--data-dir", dataDir])
     await listening(embedded)
     expect(await stop(embedded)).toBe(0)

@@ -19,6 +19,7 @@ describe("edge limits from the environment", () => {
   it("take each setting that is given", () => {
     const exit = withEnv(EdgeConfigEnv.fromEnv, {
       LEVY_RATE_LIMIT_TEST: "5",
+      LEVY_RATE_LIMIT_FEE_CONFIG_WRITES: "2",
       LEVY_RATE_LIMIT_WINDOW_MS: "2500",
       LEVY_MAX_BODY_BYTES: "100"
     })
@@ -26,6 +27,8 @@ describe("edge limits from the environment", () => {
     if (!Exit.isSuccess(exit)) return
     expect(exit.value.rateLimits.test).toBe(5)
     expect(exit.value.rateLimits.live).toBe(defaults.rateLimits.live)
+    expect(exit.value.rateLimits.feeConfigWrites).toBe(2)
+    expect(defaults.rateLimits.feeConfigWrites).toBe(6)
     expect(Duration.toMillis(exit.value.rateLimits.window)).toBe(2500)
     expect(exit.value.maxBodyBytes).toBe(100)
   })

@@ -2,18 +2,20 @@
  * Which live fee configuration changes wait for a second key (docs/design.md §6): decided by
  * comparing the fees the engine would charge before and after. Each "raise" case is a change
  * a single live key could apply at once while only percentage, flatFee, minFee and maxFee
- * were compared (issue 16, item 1).
+ * were compared; the gross-up case below was applied at once while amounts were sampled.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ComplianceRules, Estimate } from "@levy/core"
+import { ComplianceRules, Currency, Estimate, Ruleset } from "@levy/core"
 import { Effect, Either } from "effect"
 import * as Config from "../src/feeConfigs/Config.js"
-import { raisesFee } from "../src/feeConfigs/FeeRaise.js"
+import { decide, raisesFee } from "../src/feeConfigs/FeeRaise.js"
+import { chargedFee, raisedAt } from "./FeeRaiseOracle.js"
+import { RULES, rules as testRules } from "./FeeRaiseRuleset.js"
 
 const rules = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.Live))
 const base: Config.StoredConfig = Config.DEFAULT
 const raises = (before: Partial<Config.StoredConfig>, next: Partial<Config.StoredConfig>) =>
-  raisesFee(rules, { ...base, ...before }, { ...base, ...before, ...next })
+  Effect.runSync(raisesFee(rules, { ...base, ...before }, { ...base, ...before, ...next }))
 
 /** The fee a charge collects under a configuration, as the charge handler computes it. */
 const charged = (config: Partial<Config.StoredConfig>, amount: number, region?: string) => {
@@ -43,6 +45,23 @@ describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
     expect(charged({ rounding: "up" }, 10001)).toBe(charged({}, 10001) + 1)
     expect(raises({}, { rounding: "up" })).toBe(true)
     expect(raises({ rounding: "down" }, { rounding: "half_even" })).toBe(true)
+  })
+
+  it("half_even → half_up charges more only at ties with an even quotient (2.5 % of 1.00), and is a raise", () => {
+    const before = { percentage: 2.5, flatFee: 0, rounding: "half_even" as const }
+    expect(charged({ ...before, rounding: "half_up" }, 100)).toBe(charged(before, 100) + 1)
+    expect(charged({ ...before, rounding: "half_up" }, 101)).toBe(charged(before, 101))
+    expect(raises(before, { rounding: "half_up" })).toBe(true)
+    expect(raises({ ...before, rounding: "half_up" }, { rounding: "half_even" })).toBe(false)
+  })
+
+  it("the same at a rate whose remainders repeat only every 2,000,000 amounts (2.9001 %): a raise found, not held undecided", () => {
+    const before = { ...base, percentage: 2.9001, rounding: "half_even" as const }
+    const decision = Effect.runSync(decide(rules, before, { ...before, rounding: "half_up" }))
+    expect(decision.kind).toBe("raise")
+    if (decision.kind !== "raise") return
+    const charge = { ...decision.context, amount: decision.amount, currency: decision.currency }
+    expect(raisedAt(rules, before, { ...before, rounding: "half_up" }, charge)).toBe(true)
   })
 
   it("a higher costOfAcceptance lifts the cap where the law caps at cost (US-NJ)", () => {
@@ -86,6 +105,116 @@ describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
     expect(raises({}, { minFee: 50 })).toBe(true)
     expect(raises({ maxFee: 1000 }, { maxFee: null })).toBe(true)
     expect(raises({ maxFee: 1000 }, { maxFee: 1001 })).toBe(true)
+  })
+})
+
+describe("raisesFee: raises found between sampled amounts", () => {
+  it("gross-up with a maxFee above the old fee where the cap takes hold (the review's attack)", () => {
+    // 400000 minor units of flat fee in every currency before, none after.
+    const flat = (minor: number) =>
+      Object.fromEntries(
+        Currency.all
+          .filter((c) => c.exponent !== 2)
+          .map((c) => [c.code, { flatFee: minor / 10 ** c.exponent }])
+      )
+    const before = { percentage: 10, flatFee: 4000, currencyFees: flat(400000) }
+    const next = {
+      model: "gross_up" as const,
+      percentage: 50,
+      flatFee: 0,
+      currencyFees: flat(0),
+      maxFee: 480000
+    }
+    const usd = (config: Partial<Config.StoredConfig>) =>
+      chargedFee(rules, { ...base, ...config }, { amount: 480000, currency: "usd" })
+    expect(usd(before)).toBe(448000)
+    expect(usd({ ...before, ...next })).toBe(480000)
+    expect(raises(before, next)).toBe(true)
+  })
+
+  it("a raise comes with a charge that shows it", () => {
+    const before = { percentage: 10, flatFee: 0.3, maxFee: 100, minAmount: 100000 }
+    const decision = Effect.runSync(
+      decide(rules, { ...base, ...before }, { ...base, ...before, maxFee: 101 })
+    )
+    expect(decision.kind).toBe("raise")
+    if (decision.kind !== "raise") return
+    const charge = { ...decision.context, amount: decision.amount, currency: decision.currency }
+    const after = chargedFee(rules, { ...base, ...before, maxFee: 101 }, charge)!
+    expect(after).toBeGreaterThan(chargedFee(rules, { ...base, ...before }, charge)!)
+  })
+
+  it("a maxFee that binds at every accepted amount makes a higher percentage no raise; removing it is one", () => {
+    const before = {
+      percentage: 10,
+      flatFee: 0.3,
+      maxFee: 100,
+      minAmount: 100000,
+      maxAmount: 400000
+    }
+    expect(raises(before, { percentage: 50 })).toBe(false)
+    expect(raises(before, { maxFee: null })).toBe(true)
+  })
+
+  it("requireRegion off lets charges without a region collect a fee; on refuses them", () => {
+    expect(raises({ requireRegion: true }, { requireRegion: false })).toBe(true)
+    expect(raises({}, { requireRegion: true })).toBe(false)
+    expect(raises({ requireRegion: true, defaultRegion: "US-NY" }, { requireRegion: false })).toBe(
+      false
+    )
+  })
+})
+
+describe("raisesFee: a ruleset version pin", () => {
+  it("is compared context by context across both versions, and a raise it finds is one a charge pays", () => {
+    const before = { ...base, rulesetVersion: "latest" }
+    const next = { ...base, rulesetVersion: "1.0.0" }
+    const decision = Effect.runSync(decide(rules, before, next))
+    expect(decision.kind).toBe("raise")
+    if (decision.kind !== "raise") return
+    const charge = { ...decision.context, amount: decision.amount, currency: decision.currency }
+    expect(raisedAt(rules, before, next, charge)).toBe(true)
+  })
+})
+
+describe("raisesFee: a raise only some charges can see (test ruleset)", () => {
+  // Charges must name a region (requireRegion), and every place caps or forbids the fee but:
+  // DD for a four-party card issued at home, and EE from 2099.
+  const before = { ...base, percentage: 5, flatFee: 0, requireRegion: true }
+  const next = { ...before, percentage: 10 }
+  const decision = () => Effect.runSync(decide(testRules, before, next))
+
+  it("is found, with the one context that shows it", () => {
+    const found = decision()
+    expect(found.kind).toBe("raise")
+    if (found.kind !== "raise") return
+    const charge = { ...found.context, amount: found.amount, currency: found.currency }
+    expect(raisedAt(testRules, before, next, charge)).toBe(true)
+  })
+
+  it("is no raise where those two places are not known (every other charge is capped)", () => {
+    const known = Ruleset.make(
+      RULES.filter((r) => r.code !== "DD" && r.code !== "EE"),
+      "test-without-dd-ee"
+    )
+    const capped = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.layer(known)))
+    expect(Effect.runSync(raisesFee(capped, before, next))).toBe(false)
+  })
+
+  it.each([
+    ["a four-party card issued at home in DD", "EE"],
+    ["a charge in EE from 2099", "DD"]
+  ])("is found through %s alone", (_, without) => {
+    const only = Ruleset.make(
+      RULES.filter((r) => r.code !== without),
+      `test-without-${without}`
+    )
+    const one = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.layer(only)))
+    const found = Effect.runSync(decide(one, before, next))
+    expect(found.kind).toBe("raise")
+    if (found.kind !== "raise") return
+    const charge = { ...found.context, amount: found.amount, currency: found.currency }
+    expect(raisedAt(one, before, next, charge)).toBe(true)
   })
 })
 

@@ -86,6 +86,24 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
 
       const estimate = await ok(levy.estimates.create(tenant, quote))
       expect(estimate.convenienceFee).toBe(300) // 2.9 % + 0.30 lowered to Florida's 3 % cap
+      // The quote's card from the simulator, and a charge held to the quote (docs/quotes.md).
+      const forDebit = await ok(
+        levy.estimates.create(tenant, { ...quote, cardType: undefined, source: "tok_visa_debit" })
+      )
+      expect(forDebit).toMatchObject({ convenienceFee: 0, card: { funding: "debit" } })
+      const quoted = await ok(
+        levy.charges.create(tenant, {
+          ...quote,
+          cardType: undefined,
+          source: "tok_visa",
+          estimate: forDebit.id!
+        })
+      )
+      expect(quoted).toMatchObject({ convenienceFee: 0, estimate: forDebit.id })
+      const twice = failureOf(
+        await run(levy.charges.create(tenant, { ...quote, estimate: forDebit.id! }))
+      )
+      expect(twice).toMatchObject({ _tag: "EstimateRefused", reason: "used" })
 
       const plain = await ok(levy.charges.create(tenant, order))
       expect(plain).toMatchObject({ status: "succeeded", amount: 10_000, totalAmount: 10_320 })

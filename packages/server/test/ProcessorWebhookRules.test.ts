@@ -93,7 +93,8 @@ const charge = (amount: number, convenienceFee: number): Charge => ({
   amountRefunded: 0,
   feeRefunded: 0,
   refunded: false,
-  disputed: false
+  disputed: false,
+  estimate: null
 })
 
 describe("RefundSplit", () => {

@@ -536,6 +536,74 @@ describe("processor webhooks: limits and failures", () => {
     }
   })
 
+  it("105 unsigned posts to an account's URL do not hold back its processor's signed notification (second review, item 7)", async () => {
+    // The production limits: the account's test-mode budget is 100 a minute.
+    const server = await start({ processors: processors.layer })
+    try {
+      const unsigned = stripeEvent("charge.dispute.created", { id: "du_x", object: "dispute" })
+      const statuses = new Map<number, number>()
+      for (let i = 0; i < 105; i++) {
+        const reply = await post(server.url, webhookPath("stripe"), {
+          rawBody: unsigned.rawBody,
+          headers: {}
+        })
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1)
+      }
+      // Refusals are counted against the sender's address, which is then refused outright...
+      expect(Object.fromEntries(statuses)).toStrictEqual({ 400: 100, 429: 5 })
+      const throttled = await post(server.url, webhookPath("stripe"), {
+        rawBody: unsigned.rawBody,
+        headers: {}
+      })
+      expect(throttled.body).toMatchObject({ error: { type: "rate_limit_error" } })
+      expect((throttled.body as { error: { message: string } }).error.message).toContain(
+        "refused processor notifications from this address"
+      )
+      // ...while the processor's signed notification, even from that same address, is
+      // accepted: the account's budget was never spent.
+      const signed = await post(
+        server.url,
+        webhookPath("stripe"),
+        stripeEvent("customer.created", { id: "cus_1", object: "customer" })
+      )
+      expect(signed.status, signed.text).toBe(200)
+      expect(signed.headers.get("x-ratelimit-remaining")).toBe("99")
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("forged signatures are counted per client address (an IPv6 client per /64), unknown URLs too; another client still gets its answer", async () => {
+    const server = await start({
+      processors: processors.layer,
+      edge: { anonymous: 2 },
+      trustedProxies: ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
+    })
+    try {
+      const forged = (client: string) =>
+        post(server.url, webhookPath("stripe"), {
+          rawBody: "{}",
+          headers: { "x-forwarded-for": client, "stripe-signature": "t=1,v1=00" }
+        })
+      const guess = (client: string) =>
+        post(server.url, "/v1/processor-webhooks/acct_guess/test/stripe", {
+          rawBody: "{}",
+          headers: { "x-forwarded-for": client }
+        })
+      const statuses = [
+        (await forged("2001:db8:5:6::1")).status,
+        (await forged("2001:db8:5:6::2")).status,
+        (await forged("2001:db8:5:6:ffff::3")).status,
+        (await guess("2001:db8:5:6::4")).status
+      ]
+      expect(statuses).toStrictEqual([400, 400, 429, 429])
+      expect((await forged("2001:db8:5:7::1")).status).toBe(400)
+      expect((await guess("203.0.113.40")).status).toBe(404)
+    } finally {
+      await server.close()
+    }
+  })
+
   it("notifications are limited per account and mode; bodies over the limit are 413s", async () => {
     const server = await start({
       processors: processors.layer,

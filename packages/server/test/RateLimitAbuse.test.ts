@@ -10,7 +10,16 @@ import { Effect, Layer } from "effect"
 import * as KeyResolver from "../src/access/KeyResolver.js"
 import * as ClientAddress from "../src/http/ClientAddress.js"
 import * as RateLimitStore from "../src/http/RateLimitStore.js"
-import { call, KEYS, PUBLISHABLE, type Running, start, WINDOW } from "./support.js"
+import {
+  call,
+  KEYS,
+  LIVE_SECRET,
+  PUBLISHABLE,
+  type Running,
+  SECRET,
+  start,
+  WINDOW
+} from "./support.js"
 
 const LIMIT = 3
 const running: Array<Running> = []
@@ -98,6 +107,73 @@ describe("publishable keys and client addresses (item 8)", () => {
     expect(ClientAddress.isProxyEntry("10.0.0.0/8")).toBe(true)
     expect(ClientAddress.isProxyEntry("10.0.0.0/33")).toBe(false)
     expect(ClientAddress.isProxyEntry("proxy.internal")).toBe(false)
+  })
+})
+
+describe("what a 429 says", () => {
+  const messageOf = (reply: { body: unknown }) =>
+    (reply.body as { error: { message: string } }).error.message
+  const exhaust = async (send: () => Promise<{ status: number; body: unknown }>) => {
+    for (let i = 0; i < LIMIT; i++) await send()
+    const reply = await send()
+    expect(reply.status).toBe(429)
+    return messageOf(reply)
+  }
+
+  it("a test key's names its limit and the setting that raises it on a server one runs oneself", async () => {
+    const server = await serve()
+    const message = await exhaust(() => estimate(server.url, SECRET))
+    expect(message).toContain(
+      `requests with this test-mode API key: the limit is ${LIMIT} per 10 minutes`
+    )
+    expect(message).toContain("LEVY_RATE_LIMIT_TEST")
+  })
+
+  it("a live key's and an address's name their limit, and no setting", async () => {
+    const server = await serve()
+    const live = await exhaust(() => estimate(server.url, LIVE_SECRET))
+    expect(live).toContain("requests with this live-mode API key")
+    expect(live).not.toContain("LEVY_RATE_LIMIT")
+    const anonymous = await exhaust(() => call(server.url, "GET", "/v1/regions", { key: null }))
+    expect(anonymous).toContain("requests without a valid API key from this address")
+  })
+})
+
+describe("IPv6 clients per /64 (second review, item 11)", () => {
+  const PROXY = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
+  // Every address of one /64: what a single subscriber's line is given.
+  const inOne64 = (i: number) => `2001:db8:aa:bb:${i.toString(16)}::${i + 1}`
+
+  it("anonymous requests: a new address in the same /64 is the same bucket; another /64 is not", async () => {
+    const server = await serve({ trustedProxies: PROXY })
+    const anon = (client: string) =>
+      call(server.url, "GET", "/v1/regions", { key: null, headers: { "x-forwarded-for": client } })
+    const statuses: Array<number> = []
+    for (let i = 0; i < LIMIT + 3; i++) statuses.push((await anon(inOne64(i))).status)
+    expect(statuses).toStrictEqual([401, 401, 401, 429, 429, 429])
+    expect((await anon("2001:db8:aa:bc::1")).status).toBe(401)
+  })
+
+  it("a publishable key: one /64 spends one client's budget, whatever addresses it rotates through", async () => {
+    const server = await serve({ trustedProxies: PROXY })
+    const statuses: Array<number> = []
+    for (let i = 0; i < LIMIT + 2; i++) {
+      statuses.push(
+        (await estimate(server.url, PUBLISHABLE, { "x-forwarded-for": inOne64(i) })).status
+      )
+    }
+    expect(statuses).toStrictEqual([200, 200, 200, 429, 429])
+    const other = await estimate(server.url, PUBLISHABLE, { "x-forwarded-for": "2001:db8:ab::1" })
+    expect(other.status).toBe(200)
+  })
+
+  it("limitKey: IPv4 as itself, IPv4-mapped IPv6 as its IPv4, IPv6 by its /64", () => {
+    expect(ClientAddress.limitKey("203.0.113.7")).toBe("203.0.113.7")
+    expect(ClientAddress.limitKey("::ffff:203.0.113.7")).toBe("203.0.113.7")
+    expect(ClientAddress.limitKey("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64")
+    expect(ClientAddress.limitKey("2001:0db8:0001:0002::9")).toBe("2001:db8:1:2::/64")
+    expect(ClientAddress.limitKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64")
+    expect(ClientAddress.limitKey(undefined)).toBe("unknown")
   })
 })
 

@@ -18,7 +18,8 @@ const charge = (amount: number, convenienceFee: number, currency = "usd"): Charg
   amountRefunded: 0,
   feeRefunded: 0,
   refunded: false,
-  disputed: false
+  disputed: false,
+  estimate: null
 })
 
 /** Applies a plan to the charge as the store would. */

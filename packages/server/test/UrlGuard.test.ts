@@ -129,10 +129,71 @@ describe("UrlGuard.check", () => {
       "https://192.0.1.1/x",
       "https://198.20.0.1/x",
       "https://223.255.255.254/x",
-      "https://[2001:db8::1]/x"
+      "https://[2606:4700:4700::1111]/x",
+      "https://[::ffff:93.184.216.34]/x",
+      "https://[2a00:1450:4001::1]/x"
     ]) {
       expect(Either.isRight(await refusal(url, live)), url).toBe(true)
     }
+  })
+
+  it("only global unicast: IPv4-compatible, SIIT, site-local, discard, Teredo and documentation IPv6 are refused", async () => {
+    // The second security review, item 10: the first five passed the hand-kept tables in
+    // live mode. Each is classified by ipaddr.js's ranges now, and only global unicast passes.
+    for (const url of [
+      "https://[::7f00:1]/x", // IPv4-compatible ::127.0.0.1 (deprecated)
+      "https://[::ffff:0:7f00:1]/x", // SIIT (RFC 6145) of 127.0.0.1
+      "https://[fec0::1]/x", // site-local (deprecated)
+      "https://[100::1]/x", // discard-only
+      "https://[2001::5efe:7f00:1]/x", // Teredo, carrying 127.0.0.1
+      "https://[::a00:1]/x", // IPv4-compatible 10.0.0.1
+      "https://[2001:db8::1]/x", // documentation
+      "https://[3fff::1]/x", // documentation (RFC 9637)
+      "https://[5f00::1]/x", // SRv6 SIDs
+      "https://[2001:2::1]/x", // benchmarking
+      "https://[64:ff9b:1::a00:1]/x", // local-use NAT64 (RFC 8215)
+      "https://[4000::1]/x", // unassigned, outside 2000::/3
+      "https://192.0.2.1/x", // TEST-NET-1
+      "https://198.51.100.7/x", // TEST-NET-2
+      "https://203.0.113.9/x", // TEST-NET-3
+      "https://[::ffff:192.0.2.1]/x"
+    ]) {
+      await expectRefused(url, live)
+      await expectRefused(url.replace("https:", "http:"), test)
+    }
+    // A name is judged by what it resolves to, the same way.
+    const teredo = await Effect.runPromise(
+      Effect.either(
+        UrlGuard.check("https://relay.example.com/x", {
+          ...live,
+          lookup: fakeDns({ "relay.example.com": ["2001::5efe:7f00:1"] })
+        })
+      )
+    )
+    expect(Either.isLeft(teredo) && teredo.left.message).toContain("translates to IPv4")
+  })
+
+  it("a URL must be sendable as written: credentials that decode, a port that can be reached", async () => {
+    // The second security review, item 8: `%zz` was accepted, and the sender then threw on
+    // every delivery, recording nothing.
+    for (const url of [
+      "http://%zz@127.0.0.1:4242/x",
+      "http://user:%zz@127.0.0.1:4242/x",
+      "http://%C3@127.0.0.1:4242/x",
+      "https://%zz@hooks.example.com/x"
+    ]) {
+      expect(await expectRefused(url, url.startsWith("https") ? live : test)).toContain(
+        "percent-encoding"
+      )
+    }
+    expect(await expectRefused("http://127.0.0.1:0/x", test)).toContain("port")
+    expect(await expectRefused("http://127.0.0.1:65536/x", test)).toContain("absolute")
+    const encoded = await Effect.runPromise(
+      UrlGuard.check("https://us%20er:p%40ss@hooks.example.com/x", { ...live, lookup: DNS })
+    )
+    expect(UrlGuard.authorizationOf(encoded.url)).toBe(
+      `Basic ${Buffer.from("us er:p@ss").toString("base64")}`
+    )
   })
 
   it("refuses a name when any address it resolves to is internal", async () => {

@@ -12,13 +12,13 @@ import {
   Ids,
   Storage,
   StorageError,
-  type WebhookDelivery,
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect, Either, Layer, Option } from "effect"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import * as Attempt from "../src/webhooks/Attempt.js"
 import { defaults } from "../src/webhooks/DispatcherConfig.js"
+import { pendingDelivery } from "./WebhooksSupport.js"
 
 const tenant = { accountId: "acct_cache", livemode: false }
 
@@ -42,18 +42,7 @@ const counting = (reads: { count: number }, failures: number) =>
     }))
   )
 
-const delivery = (i: number): WebhookDelivery => ({
-  id: `wd_${i}`,
-  ...tenant,
-  endpointId: "we_cache",
-  eventId: `evt_${i}`,
-  status: "pending",
-  attempts: 0,
-  nextAttemptAtMs: 0,
-  leaseOwner: null,
-  leaseExpiresAtMs: null,
-  created: 0
-})
+const delivery = (i: number) => pendingDelivery(tenant, "we_cache", i)
 
 /**
  * Two rounds of two groups of ten attempts at once to a receiver answering 200, with one

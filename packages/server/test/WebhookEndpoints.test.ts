@@ -157,7 +157,16 @@ for (const kind of stores) {
         ["http://93.184.216.34/hook", LIVE_SECRET],
         ["http://192.168.1.20/hook", SECRET],
         ["http://169.254.169.254/latest", SECRET],
-        ["http://[fe80::1]/hook", SECRET]
+        ["http://[fe80::1]/hook", SECRET],
+        // The second security review: item 10's addresses passed in live mode, and item 8's
+        // URL was accepted though the sender could never use it.
+        ["https://[::7f00:1]/hook", LIVE_SECRET],
+        ["https://[::ffff:0:7f00:1]/hook", LIVE_SECRET],
+        ["https://[fec0::1]/hook", LIVE_SECRET],
+        ["https://[100::1]/hook", LIVE_SECRET],
+        ["https://[2001::5efe:7f00:1]/hook", LIVE_SECRET],
+        ["http://%zz@127.0.0.1:4242/x", SECRET],
+        ["http://127.0.0.1:0/x", SECRET]
       ]
       for (const [url, key] of refusals) {
         const reply = await request(
@@ -190,6 +199,48 @@ for (const kind of stores) {
       // Test mode takes plain http and loopback.
       await create({ url: "http://127.0.0.1:9000/x", enabledEvents: ["*"] })
       await create({ url: "http://[::1]:9000/x", enabledEvents: ["*"] })
+    })
+
+    it("at most 16 endpoints per account and mode: the 17th is a 400 saying how to make room", async () => {
+      // The second security review, item 6: 60 endpoints in one mode made each charge 60 POSTs.
+      const list = await request("GET", "/v1/webhook-endpoints?limit=100", undefined, OTHER_SECRET)
+      const existing = (list.body as ListBody<EndpointBody>).data.length
+      const made: Array<string> = []
+      for (let i = existing; i < 16; i++) {
+        made.push((await create({ url: HOOK, enabledEvents: ["*"] }, OTHER_SECRET)).id)
+      }
+      // A disabled endpoint counts: it can be enabled again at any time.
+      await request(
+        "POST",
+        `/v1/webhook-endpoints/${made[0]}`,
+        { status: "disabled" },
+        OTHER_SECRET
+      )
+      const refused = await request(
+        "POST",
+        "/v1/webhook-endpoints",
+        { url: HOOK, enabledEvents: ["*"] },
+        OTHER_SECRET
+      )
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({
+        error: {
+          type: "invalid_request_error",
+          code: "webhook_endpoint_limit_reached",
+          message: expect.stringContaining("Delete one")
+        }
+      })
+      expect((refused.body as { error: { message: string } }).error.message).toContain(
+        "16 webhook endpoints in test mode"
+      )
+      const after = await request("GET", "/v1/webhook-endpoints?limit=100", undefined, OTHER_SECRET)
+      expect((after.body as ListBody<EndpointBody>).data).toHaveLength(16)
+      // Deleting one makes room for one.
+      await request("DELETE", `/v1/webhook-endpoints/${made[0]}`, undefined, OTHER_SECRET)
+      made[0] = (await create({ url: HOOK, enabledEvents: ["*"] }, OTHER_SECRET)).id
+      for (const id of made) {
+        await request("DELETE", `/v1/webhook-endpoints/${id}`, undefined, OTHER_SECRET)
+      }
     })
 
     it("rolls the secret: the new one is shown once and both sign for now", async () => {
@@ -245,9 +296,11 @@ for (const kind of stores) {
         Effect.flatMap(WebhookEndpointRepository, (r) => r.subscribedTo(TEST, "dispute.created"))
       )
       expect(subscribed.map((e) => e.id)).not.toContain(created.id)
-      const badUrl = await request("POST", path, { url: "http://10.1.1.1/x" })
-      expect(badUrl.status).toBe(400)
-      expect(badUrl.body).toMatchObject({ error: { code: "url_invalid", param: "url" } })
+      for (const url of ["http://10.1.1.1/x", "http://%zz@localhost:5000/x"]) {
+        const badUrl = await request("POST", path, { url })
+        expect(badUrl.status, url).toBe(400)
+        expect(badUrl.body).toMatchObject({ error: { code: "url_invalid", param: "url" } })
+      }
       expect((await request("GET", path)).body).toMatchObject({
         url: "http://localhost:5000/other"
       })

@@ -136,6 +136,21 @@ describe("Sender", () => {
     }
   })
 
+  it("credentials that do not decode: no request, and an answer saying why (no throw)", async () => {
+    // The second security review, item 8: decodeURIComponent threw inside the sender.
+    const r = await receiver((_req, res) => res.writeHead(200).end())
+    try {
+      const result = await toLoopback(`http://%zz@creds.invalid:${r.port}/hook`)
+      expect(result).toStrictEqual({
+        _tag: "NoResponse",
+        error: "not sent: the URL's user name or password is not valid percent-encoding"
+      })
+      expect(r.seen).toStrictEqual([])
+    } finally {
+      r.close()
+    }
+  })
+
   it("a redirect is answered, not followed; Retry-After is read", async () => {
     const r = await receiver((req, res) => {
       if (req.url === "/hook") res.writeHead(307, { location: "/elsewhere", "retry-after": "7" })

@@ -12,6 +12,7 @@ import { call, STORES, startWithStore } from "./support.js"
 import {
   type Answer,
   eventually,
+  FAST,
   parseSignature,
   type Received,
   type Receiver,
@@ -249,6 +250,34 @@ describe.each(STORES)("webhooks on the %s store", (_name, makeStore) => {
     expect(at("/redirect-target")).toEqual([])
   })
 
+  it("a receiver cannot set the retry pace: Retry-After 0 waits the backoff, and attempts stop at the maximum", async () => {
+    // The second security review, item 6: 503 with `Retry-After: 0` got one POST per poll,
+    // each stored, for the whole retry horizon.
+    answers.set("/flood", () => ({ status: 503, headers: { "retry-after": "0" } }))
+    const endpoint = await createEndpoint("/flood", ["charge.succeeded"])
+    const ch = await charge()
+    const { retry } = FAST
+    // Watched at the receiver: polling the API for seconds would meet its rate limit.
+    await eventually(
+      "the last attempt",
+      () => receivedFor("/flood", ch.id).length >= retry.maxAttempts
+    )
+    await eventually("the flooded delivery failed", async () =>
+      (await deliveriesOf(endpoint.id)).some((d) => d.status === "failed")
+    )
+    const [delivery] = await deliveriesOf(endpoint.id)
+    expect(delivery!.attempts).toHaveLength(retry.maxAttempts)
+    const posts = receivedFor("/flood", ch.id)
+    expect(posts).toHaveLength(retry.maxAttempts)
+    posts.slice(1).forEach((post, i) => {
+      // After failed attempt i + 1: the backoff, jitter at its shortest.
+      const backoff = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** i)
+      expect(post.at - posts[i]!.at, `wait after attempt ${i + 1}`).toBeGreaterThanOrEqual(
+        Math.floor(backoff * (1 - retry.jitter))
+      )
+    })
+  })
+
   it("at delivery time a name now resolving to a private address is refused and recorded; the resolved address is the one connected to", async () => {
     const port = new URL(hooks.url).port
     const make = (id: string, host: string, path: string) =>
@@ -283,6 +312,37 @@ describe.each(STORES)("webhooks on the %s store", (_name, makeStore) => {
       error: expect.stringContaining("private address")
     })
     expect(at("/rebound")).toEqual([])
+  })
+
+  it("a stored URL that cannot be sent to: every attempt recorded with why, retried on the schedule", async () => {
+    // The second security review, item 8: `http://%zz@…` threw in the sender, so no attempt
+    // was recorded and the delivery stayed pending, tried again whenever its lease lapsed.
+    await server.store.runPromise(
+      Effect.flatMap(WebhookEndpointRepository, (repo) =>
+        repo.create({
+          id: "we_undecodable",
+          accountId: "acct_1",
+          livemode: false,
+          url: `http://%zz@${new URL(hooks.url).host}/undecodable`,
+          enabledEvents: ["charge.succeeded"],
+          status: "enabled",
+          description: null,
+          created: Math.floor(Date.now() / 1000),
+          secret: "whsec_dev_undecodable"
+        })
+      )
+    )
+    await charge()
+    await eventually("two recorded attempts", async () =>
+      (await deliveriesOf("we_undecodable")).some((d) => d.attempts.length >= 2)
+    )
+    const [delivery] = await deliveriesOf("we_undecodable")
+    expect(delivery!.status).toBe("pending")
+    expect(delivery!.attempts[0]).toMatchObject({
+      responseStatus: null,
+      error: expect.stringContaining("percent-encoding")
+    })
+    expect(at("/undecodable")).toEqual([])
   })
 
   it("a receiver failing half the time and sometimes hanging past the timeout gets every event", async () => {

@@ -261,7 +261,7 @@ describe("levy serve killed with SIGKILL while deliveries are pending", () => {
     await eventually(
       "the server to listen",
       () => {
-        const match = /Levy is listening on http:\/\/localhost:(\d+)/.exec(proc.stdout)
+        const match = /Levy is listening on http:\/\/[^\s/]+:(\d+)/.exec(proc.stdout)
         if (match) base = `http://127.0.0.1:${match[1]}`
         return match !== null
       },

@@ -1,6 +1,8 @@
 /** The retry schedule as a pure function: backoff, jitter bounds, Retry-After, the give-up horizon. */
+import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_RETRY } from "../src/webhooks/DispatcherConfig.js"
+import * as DispatcherEnv from "../src/webhooks/DispatcherEnv.js"
 import { baseDelayMs, next, parseRetryAfter } from "../src/webhooks/RetryPolicy.js"
 
 const MIN = 60_000
@@ -55,8 +57,65 @@ describe("webhook retry policy", () => {
     // Elsewhere, or unparsable: the backoff.
     expect(failed(1, { statusCode: 500, retryAfter: "120" })).toEqual({ retryAtMs: NOW + MIN })
     expect(failed(1, { statusCode: 503, retryAfter: "soon" })).toEqual({ retryAtMs: NOW + MIN })
-    // Asked for beyond the horizon: given up.
-    expect(failed(1, { statusCode: 503, retryAfter: String(4 * 24 * 3600) })).toBe("failed")
+  })
+
+  it("Retry-After only lengthens the wait: a receiver cannot make Levy retry sooner than its backoff", () => {
+    // The second security review, item 6: `503` with `Retry-After: 0` was retried at once,
+    // one POST per poll (140 in 30 s for one event).
+    expect(failed(1, { statusCode: 503, retryAfter: "0" })).toEqual({ retryAtMs: NOW + MIN })
+    expect(failed(3, { statusCode: 429, retryAfter: "30" })).toEqual({ retryAtMs: NOW + 4 * MIN })
+    const past = new Date(NOW - HOUR).toUTCString()
+    expect(failed(5, { statusCode: 503, retryAfter: past })).toEqual({ retryAtMs: NOW + 16 * MIN })
+    // Longer than the backoff: kept, but never past the horizon (one last attempt there).
+    expect(failed(1, { statusCode: 503, retryAfter: String(4 * 24 * 3600) })).toEqual({
+      retryAtMs: NOW + 72 * HOUR
+    })
+    expect(
+      failed(2, { statusCode: 429, retryAfter: String(3600), createdMs: NOW - 71.5 * HOUR })
+    ).toEqual({ retryAtMs: NOW + 0.5 * HOUR })
+    // A backoff already past the horizon still gives up, whatever was asked.
+    expect(failed(11, { statusCode: 503, retryAfter: "60", createdMs: NOW - 61 * HOUR })).toBe(
+      "failed"
+    )
+  })
+
+  it("a delivery is failed after its maximum number of attempts, whatever the schedule leaves", () => {
+    expect(DEFAULT_RETRY.maxAttempts).toBe(20)
+    const fast = { ...DEFAULT_RETRY, initialDelayMs: 1, maxDelayMs: 1, maxAttempts: 3 }
+    const attempt = (attempts: number) =>
+      next(fast, {
+        attempts,
+        statusCode: 500,
+        retryAfter: null,
+        nowMs: NOW,
+        createdMs: NOW,
+        random: 0.5
+      })
+    expect(attempt(2)).toEqual({ retryAtMs: NOW + 1 })
+    expect(attempt(3)).toBe("failed")
+    expect(failed(19)).toEqual({ retryAtMs: NOW + 12 * HOUR })
+    expect(failed(20)).toBe("failed")
+  })
+
+  it("the default schedule ends by its 3-day horizon before the attempt cap, whatever the jitter", () => {
+    // Each failure waits as little as the jitter allows: the most attempts 3 days can hold.
+    let attempts = 1
+    let nowMs = NOW
+    for (;;) {
+      const after = next(DEFAULT_RETRY, {
+        attempts,
+        statusCode: 500,
+        retryAfter: null,
+        nowMs,
+        createdMs: NOW,
+        random: 0
+      })
+      if (after === "failed") break
+      nowMs = after.retryAtMs
+      attempts++
+    }
+    expect(attempts).toBe(17)
+    expect(attempts).toBeLessThan(DEFAULT_RETRY.maxAttempts)
   })
 
   it("parses Retry-After", () => {
@@ -64,5 +123,20 @@ describe("webhook retry policy", () => {
     expect(parseRetryAfter(" 5 ", NOW)).toBe(5000)
     expect(parseRetryAfter(new Date(NOW - 1000).toUTCString(), NOW)).toBe(0)
     expect(parseRetryAfter("-3", NOW)).toBeUndefined()
+  })
+
+  it("LEVY_WEBHOOK_MAX_ATTEMPTS sets the cap; anything but a positive integer is refused", () => {
+    const read = (value: string) =>
+      Effect.runSync(
+        Effect.either(DispatcherEnv.fromEnv).pipe(
+          Effect.withConfigProvider(
+            ConfigProvider.fromMap(new Map([["LEVY_WEBHOOK_MAX_ATTEMPTS", value]]))
+          )
+        )
+      )
+    const five = read("5")
+    expect(Either.isRight(five) && five.right.retry).toEqual({ ...DEFAULT_RETRY, maxAttempts: 5 })
+    expect(Either.isLeft(read("0"))).toBe(true)
+    expect(Either.isLeft(read("many"))).toBe(true)
   })
 })

@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Ids, Storage } from "@levy/storage"
+import type { Ids, Storage, Tenant, WebhookDelivery } from "@levy/storage"
 import { type Context, Effect, Fiber, Layer } from "effect"
 import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import * as Dispatcher from "../src/webhooks/Dispatcher.js"
@@ -96,7 +96,7 @@ export const FAST: DispatcherConfig = {
   batchSize: 50,
   timeoutMs: 1_000,
   leaseMs: 5_000,
-  retry: { initialDelayMs: 50, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 }
+  retry: { ...defaults.retry, initialDelayMs: 50, maxDelayMs: 200, giveUpAfterMs: 60_000 }
 }
 
 /** A dispatcher running over a store's context until `stop` (an interrupt: leases stay). */
@@ -113,6 +113,26 @@ export const runDispatcher = (
   )
   return { stop: () => Effect.runPromise(Fiber.interrupt(fiber)).then(() => undefined) }
 }
+
+/** Delivery `wd_<i>` of event `evt_<i>` to `endpointId`, pending and never attempted. */
+export const pendingDelivery = (
+  tenant: Tenant.Tenant,
+  endpointId: string,
+  i: number,
+  created = 0
+): WebhookDelivery => ({
+  id: `wd_${i}`,
+  ...tenant,
+  endpointId,
+  eventId: `evt_${i}`,
+  status: "pending",
+  attempts: 0,
+  attemptsAtQueue: 0,
+  nextAttemptAtMs: 0,
+  leaseOwner: null,
+  leaseExpiresAtMs: null,
+  created
+})
 
 /** Waits until `check` holds (polling), failing with `what` after `timeoutMs`. */
 export const eventually = async (

@@ -52,7 +52,9 @@ export const start = async (
   } = {}
 ): Promise<Running> => {
   const edge: EdgeOptions = {
-    rateLimits: { ...defaults.rateLimits, ...options.edge },
+    // A suite's own fee changes are not what the fee-configuration write limit is for; the
+    // tests of that limit set it (FeeConfigWriteLimit.test.ts).
+    rateLimits: { ...defaults.rateLimits, feeConfigWrites: 10_000, ...options.edge },
     maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
     trustedProxies: options.trustedProxies ?? [],
     ...(options.dashboardDir === undefined ? {} : { dashboardDir: options.dashboardDir })

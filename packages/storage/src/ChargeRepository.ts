@@ -46,6 +46,11 @@ export interface Charge {
   readonly disputed: boolean
   /** Everything else the server keeps (source, billingMode, transactions, ...). */
   readonly details: JsonObject
+  /**
+   * The quote (estimate id) the charge honours, when it named one: at most one pending or
+   * succeeded charge per quote and mode (a failed one leaves the quote usable).
+   */
+  readonly estimate: string | null
 }
 
 /**
@@ -81,8 +86,11 @@ export const NO_PROCESSING: Processing = {
 export interface StoredCharge extends Charge, Processing {}
 
 /** A new charge: the refund and dispute fields start at zero; processing fields default to null. */
-export type NewCharge = Omit<Charge, "amountRefunded" | "feeRefunded" | "refunded" | "disputed"> &
-  Partial<Processing>
+export type NewCharge = Omit<
+  Charge,
+  "amountRefunded" | "feeRefunded" | "refunded" | "disputed" | "estimate"
+> &
+  Partial<Processing> & { readonly estimate?: string | null | undefined }
 
 /** A refund. */
 export interface Refund extends Partial<Processing> {
@@ -375,6 +383,7 @@ export interface ChargeRepositoryService {
 export const newRecord = (c: NewCharge): StoredCharge => ({
   ...NO_PROCESSING,
   ...c,
+  estimate: c.estimate ?? null,
   amountRefunded: 0,
   feeRefunded: 0,
   refunded: false,

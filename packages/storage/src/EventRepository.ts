@@ -45,6 +45,13 @@ export interface EventRepositoryService {
     tenant: Tenant,
     request: Page.PageRequest & { readonly type?: string | undefined }
   ) => Effect.Effect<Page.Page<Event>, RecordNotFound | StorageError>
+  /**
+   * Deletes up to `limit` events (of any account) created before `before` (Unix seconds) that
+   * no delivery refers to any more, oldest first; returns how many. The retention purge
+   * (docs/storage.md "Retention"): an event waits for its deliveries, so one still being
+   * retried keeps its event.
+   */
+  readonly purge: (before: number, limit: number) => Effect.Effect<number, StorageError>
 }
 
 /** Events, as a service: `sql/EventRepository.ts` and `memory/EventRepository.ts`. */

@@ -17,7 +17,9 @@ import chargePhases from "./migrations/0004_charge_phases.js"
 import processorConfigs from "./migrations/0005_processor_configs.js"
 import processorNotifications from "./migrations/0006_processor_notifications.js"
 import feeConfigVersions from "./migrations/0007_fee_config_versions.js"
+import webhookLimitsAndRetention from "./migrations/0008_webhook_limits_and_retention.js"
 import rulesetNotices from "./migrations/0010_ruleset_notices.js"
+import chargeEstimates from "./migrations/0011_charge_estimates.js"
 import { StorageError } from "./StorageError.js"
 
 /** Every migration, by `<number>_<name>`. */
@@ -29,7 +31,9 @@ export const migrations = {
   "0005_processor_configs": processorConfigs,
   "0006_processor_notifications": processorNotifications,
   "0007_fee_config_versions": feeConfigVersions,
-  "0010_ruleset_notices": rulesetNotices
+  "0008_webhook_limits_and_retention": webhookLimitsAndRetention,
+  "0010_ruleset_notices": rulesetNotices,
+  "0011_charge_estimates": chargeEstimates
 }
 
 /** The table that records applied migrations. */

@@ -34,6 +34,12 @@ export interface ProcessorNotificationRepositoryService {
    * recorded (a redelivery: the caller changes nothing).
    */
   readonly record: (notification: ReceivedNotification) => Effect.Effect<boolean, StorageError>
+  /**
+   * Deletes up to `limit` notification records (of any account) received before `beforeMs`
+   * (Unix milliseconds), oldest first; returns how many. The retention purge (docs/storage.md
+   * "Retention"), which keeps them at least as long as a processor may redeliver.
+   */
+  readonly purge: (beforeMs: number, limit: number) => Effect.Effect<number, StorageError>
   /** The charge whose payment has this processor reference, locked. */
   readonly chargeByReference: (
     tenant: Tenant,

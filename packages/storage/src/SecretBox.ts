@@ -2,8 +2,10 @@
  * Encryption of stored secrets (webhook signing secrets): AES-256-GCM with a key held
  * outside the database, bound to the record it belongs to (additional data), so a
  * database dump alone reveals no secret and a ciphertext cannot be moved to another row.
+ * The same key, through a subkey per purpose, authenticates what Levy hands out and takes
+ * back (quotes, `Signer.ts`), so every process that shares the key accepts them.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto"
 import {
   chmodSync,
   existsSync,
@@ -23,12 +25,24 @@ export interface SecretBoxService {
   readonly seal: (plain: string, context: string) => string
   /** The plaintext, or a `StorageError` when the key or context is wrong. */
   readonly open: (sealed: string, context: string) => Effect.Effect<string, StorageError>
+  /** HMAC-SHA256 of `data` under a subkey of the box's key for `purpose` (HKDF). */
+  readonly mac: (data: string, purpose: string) => Buffer
 }
 
 /** A box for a 32-byte key. */
 export const make = (key: Uint8Array): SecretBoxService => {
   if (key.length !== 32) throw new Error("SecretBox: the key must be 32 bytes")
+  const subkeys = new Map<string, Buffer>()
+  const subkey = (purpose: string) => {
+    let found = subkeys.get(purpose)
+    if (found === undefined) {
+      found = Buffer.from(hkdfSync("sha256", key, "", `levy ${purpose}`, 32))
+      subkeys.set(purpose, found)
+    }
+    return found
+  }
   return {
+    mac: (data, purpose) => createHmac("sha256", subkey(purpose)).update(data).digest(),
     seal: (plain, context) => {
       const iv = randomBytes(12)
       const cipher = createCipheriv("aes-256-gcm", key, iv)

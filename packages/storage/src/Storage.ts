@@ -32,6 +32,7 @@ import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
 import type { RulesetNoticeRepository } from "./RulesetNoticeRepository.js"
 import { SecretBox } from "./SecretBox.js"
+import { Signer } from "./Signer.js"
 import { StorageError } from "./StorageError.js"
 import * as SqlAccounts from "./sql/AccountRepository.js"
 import * as SqlCharges from "./sql/ChargeRepository.js"
@@ -60,6 +61,7 @@ export type Repositories =
   | ProcessorConfigRepository
   | ProcessorNotificationRepository
   | RulesetNoticeRepository
+  | Signer
   | Transactions
 
 /** The repositories over a SQL client (PostgreSQL or embedded). */
@@ -76,6 +78,7 @@ export const layerSqlRepositories: Layer.Layer<
   SqlProcessorConfigs.layer,
   SqlProcessorNotifications.layer,
   SqlRulesetNotices.layer,
+  Signer.layer,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
 
@@ -89,6 +92,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   MemoryProcessorConfigs.layer,
   MemoryProcessorNotifications.layer,
   MemoryRulesetNotices.layer,
+  Signer.layer,
   Transactions.layerMemory
 ).pipe(
   Layer.provideMerge(Layer.merge(MemoryIdempotency.layer, MemoryEvents.layer)),

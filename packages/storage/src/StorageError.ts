@@ -61,3 +61,9 @@ export class VersionConflict extends Schema.TaggedError<VersionConflict>()("Vers
   expected: Schema.Number,
   found: Schema.Number
 }) {}
+
+/** The account and mode already have as many records of this kind as are allowed. */
+export class LimitReached extends Schema.TaggedError<LimitReached>()("LimitReached", {
+  entity: Schema.String,
+  limit: Schema.Number
+}) {}

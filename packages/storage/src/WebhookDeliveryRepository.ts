@@ -18,6 +18,12 @@ export interface WebhookDelivery {
   readonly eventId: string
   readonly status: "pending" | "succeeded" | "failed"
   readonly attempts: number
+  /**
+   * `attempts` when the delivery was last queued: 0, or what it had when it was resent. The
+   * backoff and the cap on attempts count from there, as the give-up horizon counts from
+   * `created` (which a resend also moves).
+   */
+  readonly attemptsAtQueue: number
   readonly nextAttemptAtMs: number
   readonly leaseOwner: string | null
   readonly leaseExpiresAtMs: number | null
@@ -94,7 +100,8 @@ export interface WebhookDeliveryRepositoryService {
   /**
    * Queues `eventId` again to each endpoint (`POST /v1/events/{id}/resend`): a new pending
    * delivery, or the existing one made pending and due now, counted from now for the give-up
-   * horizon (its attempts so far are kept). One being attempted right now is left to finish.
+   * horizon and the cap on attempts (its attempts so far are kept and listed). One being
+   * attempted right now is left to finish.
    */
   readonly redeliver: (
     tenant: Tenant,
@@ -121,6 +128,17 @@ export interface WebhookDeliveryRepositoryService {
     owner: string,
     attempts: ReadonlyArray<AttemptRecord>
   ) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * Deletes up to `limit` attempts (of any account) made before `before` (Unix seconds), oldest
+   * first; returns how many. The retention purge (docs/storage.md "Retention").
+   */
+  readonly purgeAttempts: (before: number, limit: number) => Effect.Effect<number, StorageError>
+  /**
+   * Deletes up to `limit` deliveries (of any account) no longer pending, created (or last
+   * resent) before `before` (Unix seconds), with their attempts; returns how many. A pending
+   * delivery is never deleted: it is still being retried.
+   */
+  readonly purgeFinished: (before: number, limit: number) => Effect.Effect<number, StorageError>
   readonly get: (
     tenant: Tenant,
     id: string

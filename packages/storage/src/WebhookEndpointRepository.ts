@@ -6,7 +6,7 @@
  */
 import { Context, type Effect } from "effect"
 import type * as Page from "./Page.js"
-import type { DuplicateRecord, RecordNotFound, StorageError } from "./StorageError.js"
+import type { DuplicateRecord, LimitReached, RecordNotFound, StorageError } from "./StorageError.js"
 import type { Tenant } from "./Tenant.js"
 
 /** An endpoint as returned: without its secret. */
@@ -41,11 +41,19 @@ export interface WebhookEndpointPatch {
   readonly description?: string | null | undefined
 }
 
+/**
+ * Endpoints an account may have in each mode, disabled ones included (Stripe's limit): every
+ * enabled endpoint turns each event into one more POST, and a disabled one can be enabled at
+ * any time. The store enforces it, creates of one account and mode taking turns.
+ */
+export const MAX_ENDPOINTS = 16
+
 /** Webhook endpoints. */
 export interface WebhookEndpointRepositoryService {
+  /** Stores a new endpoint; `LimitReached` when its account and mode have `MAX_ENDPOINTS`. */
   readonly create: (
     endpoint: NewWebhookEndpoint
-  ) => Effect.Effect<WebhookEndpoint, DuplicateRecord | StorageError>
+  ) => Effect.Effect<WebhookEndpoint, DuplicateRecord | LimitReached | StorageError>
   readonly get: (
     tenant: Tenant,
     id: string

@@ -84,6 +84,7 @@ export {
   type RulesetRelease
 } from "./RulesetNoticeRepository.js"
 export { SecretBox } from "./SecretBox.js"
+export { Signer, type SignerService } from "./Signer.js"
 export * as Storage from "./Storage.js"
 export * from "./StorageError.js"
 export * as SqlSupport from "./sql/SqlSupport.js"

@@ -25,6 +25,7 @@ import { chargePhaseCases } from "./chargePhases.js"
 import { processorNotificationCases } from "./processorNotifications.js"
 import { rulesetNoticeCases } from "./rulesetNotices.js"
 import { stores } from "./stores.js"
+import { webhookLimitCases } from "./webhookLimits.js"
 
 const nextId = timeOrdered()
 const T0 = 1_760_000_000
@@ -119,6 +120,7 @@ for (const store of stores) {
       chargePhaseCases(it)
       processorNotificationCases(it)
       rulesetNoticeCases(it)
+      webhookLimitCases(it)
 
       it.effect(
         "a charge, its idempotency record and its event commit together or not at all",
@@ -1431,11 +1433,13 @@ for (const store of stores) {
             expect(again.find((d) => d.endpointId === endpoint.id)).toMatchObject({
               id: succeeded.id,
               status: "pending",
-              attempts: 1
+              attempts: 1,
+              attemptsAtQueue: 1
             })
             expect(again.find((d) => d.endpointId === other.id)).toMatchObject({
               status: "pending",
-              attempts: 0
+              attempts: 0,
+              attemptsAtQueue: 0
             })
             const due = yield* deliveries.claim({
               owner: `c-${test.accountId}`,

@@ -26,7 +26,7 @@ const nextId = timeOrdered()
 const T0 = 1_760_000_000
 
 /** A fresh account's test tenant and its live one. */
-const freshTenants = Effect.gen(function* () {
+export const freshTenants = Effect.gen(function* () {
   const id = nextId("acct")
   yield* (yield* AccountRepository).createAccount({ id, name: id, created: T0 })
   return [

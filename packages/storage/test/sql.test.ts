@@ -36,16 +36,13 @@ for (const store of sqlStores) {
           const sql = yield* PgClient.PgClient
           const applied = yield* sql<{ migration_id: number; name: string }>`
           SELECT migration_id, name FROM ${sql(Migrations.TABLE)} ORDER BY migration_id`
-          expect(applied.map((m) => [m.migration_id, m.name])).toEqual([
-            [1, "init"],
-            [2, "webhook_secret_roll"],
-            [3, "event_fan_out"],
-            [4, "charge_phases"],
-            [5, "processor_configs"],
-            [6, "processor_notifications"],
-            [7, "fee_config_versions"],
-            [10, "ruleset_notices"]
+          // Every migration of the record, by its number, each once.
+          const expected = Object.keys(Migrations.migrations).map((key) => [
+            Number(key.slice(0, 4)),
+            key.slice(5)
           ])
+          expect(expected.length).toBeGreaterThanOrEqual(8)
+          expect(applied.map((m) => [m.migration_id, m.name])).toEqual(expected)
           expect(yield* Migrations.migrate).toEqual([])
         })
       )

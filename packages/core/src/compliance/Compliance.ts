@@ -421,10 +421,107 @@ const measure = (policy: Policy.Policy, input: FeeUnderCheck): Measured | FeeErr
   }
 }
 
-const flatCapMinor = (policy: Policy.Policy, currency: Currency.Currency): number | null => {
-  if (policy.flatCap.value === Number.POSITIVE_INFINITY) return null
-  const minor = Math.floor((policy.flatCap.value * 10 ** currency.exponent) / 1000)
+const flatCapMinor = (policy: Policy.Policy, currency: Currency.Currency): number | null =>
+  flatCapIn(policy.flatCap.value, currency)
+
+/**
+ * A flat cap in thousandths of a major unit (Infinity for none) as minor units of `currency`, on
+ * its increment; null for none.
+ */
+export const flatCapIn = (thousandths: number, currency: Currency.Currency): number | null => {
+  if (thousandths === Number.POSITIVE_INFINITY) return null
+  const minor = Math.floor((thousandths * 10 ** currency.exponent) / 1000)
   return Math.floor(minor / currency.increment) * currency.increment
+}
+
+// ---- what a context does to every fee ---------------------------------------
+
+/**
+ * What the rules of one payment context do to a fee of any amount: the inputs `decide` and
+ * `lowered` read besides the fee itself. For callers that reason over every amount at once
+ * (the server's FeeRaise), so they read the engine's own policy rather than a copy of it.
+ */
+export interface Restriction {
+  /** Some rule rules out any fee, whatever the account allows (`maxFee` 0). */
+  readonly blocked: boolean
+  /** Any fee is ruled out only while the account has not opted in to legally uncertain places. */
+  readonly uncertain: boolean
+  /** The fee must be flat: a fee above its flat part is not compliant. */
+  readonly flatOnly: boolean
+  /** The cap on `fee / amount` in ppm for a cost of acceptance (undefined: none given); Infinity for none. */
+  readonly rateCap: (costOfAcceptance: number | undefined) => number
+  /** Cap on the flat part, thousandths of a major unit (see `flatCapIn`); Infinity for none. */
+  readonly flatCap: number
+  /** The same as another restriction with the same key. */
+  readonly key: string
+  /** First day on which the policy read no longer holds; Infinity for never. */
+  readonly validUntil: number
+}
+
+/** The payments whose own flags `restrictionsOf` answers for, in its order. */
+export const PAYMENT_FLAGS: ReadonlyArray<{
+  readonly recurring: boolean
+  readonly disclosed: boolean
+}> = [
+  { recurring: false, disclosed: true },
+  { recurring: false, disclosed: false },
+  { recurring: true, disclosed: true },
+  { recurring: true, disclosed: false }
+]
+
+/**
+ * The restrictions of `ctx` (its region given) on its `date`, for each of `PAYMENT_FLAGS` in
+ * turn (its own `recurring` and `disclosed` are not read), from one policy lookup; undefined
+ * for a region the ruleset does not know (no fee is collected there). `allowUncertain` and
+ * `costOfAcceptance` are not read either: a restriction answers for every value of them.
+ */
+export const restrictionsOf = (
+  ruleset: Ruleset,
+  ctx: ComplianceContext & { readonly region: string }
+): ReadonlyArray<Restriction> | FeeError | undefined => {
+  const policy = policyFor(ruleset, ctx.region, ctx)
+  if (policy === undefined || isFeeError(policy)) return policy
+  let made = restrictions.get(policy)
+  if (made === undefined) {
+    made = [undefined, undefined, undefined]
+    restrictions.set(policy, made)
+  }
+  const out: Array<Restriction> = []
+  // One record for every variant: `blockedBy` reads it and keeps nothing of it.
+  const payment = { ...ctx, recurring: false, disclosed: true, allowUncertain: true }
+  for (const flags of PAYMENT_FLAGS) {
+    payment.recurring = flags.recurring
+    payment.disclosed = flags.disclosed
+    payment.allowUncertain = true
+    const blocked = blockedBy(policy, payment, FLAT_FEE) !== undefined
+    payment.allowUncertain = false
+    const uncertain = !blocked && blockedBy(policy, payment, FLAT_FEE) !== undefined
+    const at = blocked ? 0 : uncertain ? 1 : 2
+    made[at] ??= makeRestriction(policy, blocked, uncertain)
+    out.push(made[at])
+  }
+  return out
+}
+
+/** A policy's restrictions (blocked, uncertain, neither), made once: a key is a string to build. */
+const restrictions = new WeakMap<Policy.Policy, Array<Restriction | undefined>>()
+
+const makeRestriction = (
+  policy: Policy.Policy,
+  blocked: boolean,
+  uncertain: boolean
+): Restriction => {
+  const flatOnly = policy.flatOnlyBy !== undefined
+  const elections = JSON.stringify(policy.elections.map((e) => e.limits))
+  return {
+    blocked,
+    uncertain,
+    flatOnly,
+    rateCap: (cost) => rateCap(policy, cost).value,
+    flatCap: policy.flatCap.value,
+    key: `${blocked}|${uncertain}|${flatOnly}|${policy.cap.value}|${policy.costOfAcceptanceBy !== undefined}|${elections}|${policy.flatCap.value}`,
+    validUntil: policy.validUntil
+  }
 }
 
 // ---- the decision -----------------------------------------------------------

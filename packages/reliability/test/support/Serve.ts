@@ -69,6 +69,7 @@ export const serve = async (options: {
         LEVY_RATE_LIMIT_TEST: "100000",
         LEVY_RATE_LIMIT_LIVE: "100000",
         LEVY_RATE_LIMIT_ANONYMOUS: "100000",
+        LEVY_RATE_LIMIT_FEE_CONFIG_WRITES: "100000",
         ...options.env,
         DATABASE_URL: options.databaseUrl
       },

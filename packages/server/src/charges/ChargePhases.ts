@@ -37,12 +37,13 @@ const encodeCharge = Schema.encodeSync(Wire.Charge)
 const encodeDispute = Schema.encodeSync(DisputeWire.Dispute)
 const now = () => Math.floor(Date.now() / 1000)
 
-/** Processors cap metadata (Stripe: 50 keys): Levy's two keys always fit. */
-const MAX_MERCHANT_METADATA = 48
-
-/** The metadata recorded on the payment: the charge's, and Levy's charge id and account. */
+/**
+ * The metadata recorded on the payment: every key of the charge's (the request's were checked
+ * against the processors' limits with room for Levy's own, `MetadataCreate`), and Levy's
+ * charge id and account.
+ */
 const processorMetadata = (charge: Stored): Record<string, string> => ({
-  ...Object.fromEntries(Object.entries(charge.metadata).slice(0, MAX_MERCHANT_METADATA)),
+  ...charge.metadata,
   levy_charge: charge.id,
   levy_account: charge.accountId
 })
@@ -66,8 +67,10 @@ export const planOf = (charge: StoredCharge, resumed: boolean): Collect.Plan => 
 
 /** Why a charge failed, kept in `details.failure`: which error its request answers. */
 interface Failure {
-  readonly kind: "declined" | "refused" | "source_invalid"
+  readonly kind: "declined" | "refused" | "request_refused" | "source_invalid"
   readonly declineCode?: string | undefined
+  /** The request's field the processor refused (`request_refused`). */
+  readonly param?: string | undefined
 }
 
 /** The error a settled charge's request answers; none for a succeeded one. */
@@ -79,6 +82,12 @@ export const errorOf = (charge: Stored): ApiError.LevyError | undefined => {
   switch (failure?.kind) {
     case "refused":
       return new ApiError.InvalidRequestError({ code, message })
+    case "request_refused":
+      return new ApiError.InvalidRequestError({
+        code,
+        message,
+        ...(failure.param === undefined ? {} : { param: failure.param })
+      })
     case "source_invalid":
       return new ApiError.InvalidRequestError({ code, message, param: "source" })
     default:
@@ -141,8 +150,13 @@ const settlementOf = (
         collected.error._tag === "SourceInvalid"
           ? ProcessorErrors.sourceInvalid(collected.error)
           : ProcessorErrors.refused(collected.error)
-      const kind = collected.error._tag === "SourceInvalid" ? "source_invalid" : "refused"
-      return failed({ kind }, error.code, error.message)
+      const failure: Failure =
+        collected.error._tag === "SourceInvalid"
+          ? { kind: "source_invalid" }
+          : collected.error.param === undefined
+            ? { kind: "refused" }
+            : { kind: "request_refused", param: collected.error.param }
+      return failed(failure, error.code, error.message)
     }
   }
 }

@@ -16,6 +16,8 @@ export interface Details {
   readonly transactions?: ReadonlyArray<Wire.Transaction> | undefined
   /** Absent on charges stored before it existed. */
   readonly configured?: Wire.Charge["configured"]
+  /** The card as the processor described it; absent on charges stored before it existed. */
+  readonly card?: Wire.Charge["card"]
 }
 
 const json = (value: object): JsonObject => value as unknown as JsonObject
@@ -44,13 +46,15 @@ export const toStored = (
   compliance: json(charge.compliance),
   failureCode: charge.failureCode ?? null,
   failureMessage: charge.failureMessage ?? null,
+  estimate: charge.estimate ?? null,
   details: json({
     source,
     billingMode: charge.billingMode,
     feeStructure: charge.feeStructure,
     adjustment: charge.adjustment,
     ...(charge.transactions === undefined ? {} : { transactions: charge.transactions }),
-    ...(charge.configured === undefined ? {} : { configured: charge.configured })
+    ...(charge.configured === undefined ? {} : { configured: charge.configured }),
+    ...(charge.card === undefined ? {} : { card: charge.card })
   } satisfies Details)
 })
 
@@ -82,6 +86,8 @@ export const toWire = (c: Stored): Wire.Charge => {
     amountRefunded: c.amountRefunded,
     refunded: c.refunded,
     billingMode: details.billingMode,
-    ...(details.transactions === undefined ? {} : { transactions: details.transactions })
+    ...(details.transactions === undefined ? {} : { transactions: details.transactions }),
+    ...(c.estimate === null ? {} : { estimate: c.estimate }),
+    ...(details.card === undefined ? {} : { card: details.card })
   }
 }

@@ -5,7 +5,7 @@
  * and the amounts to collect for the billing mode.
  */
 
-import type { ChargeCreate, FeeConfigUpdate } from "@levy/api"
+import type { ChargeCreate, FeeConfigUpdate, Quote } from "@levy/api"
 import type { Estimate } from "@levy/core"
 import type { StorageError, Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
@@ -57,18 +57,32 @@ const describeCard = (card: CardFields) =>
     .filter((p) => p !== undefined)
     .join(" ")
 
+/** A source as the processor described it: the engine's inputs, and the card as the wire shows it. */
+export interface Described {
+  readonly fields: CardFields
+  readonly card: Quote.Card
+}
+
+/** The card as the processor described it, and nothing more of it (docs/quotes.md). */
+const cardOf = (method: PaymentMethod): Quote.Card => ({
+  funding: method.funding,
+  network: method.network,
+  country: method.issuingCountry,
+  category: method.category
+})
+
 /**
- * The card of the charge: what the processor tells of the source (funding, network, issuing
- * country, consumer or commercial) over the request's fields, which may not contradict it.
- * Fails with the processor's own failure for a source it cannot use, or when it refused or did
- * not answer.
+ * The card of a charge or an estimate: what the processor tells of the source (funding,
+ * network, issuing country, consumer or commercial) over the request's fields, which may not
+ * contradict it. Fails with the processor's own failure for a source it cannot use, or when it
+ * refused or did not answer.
  */
 export const checkCard = (
   processor: PaymentProcessor,
   source: string,
   request: CardFields
 ): Effect.Effect<
-  CardFields,
+  Described,
   CardMismatch | SourceInvalid | ProcessorRefused | ProcessorUnavailable
 > =>
   Effect.gen(function* () {
@@ -83,10 +97,7 @@ export const checkCard = (
     }
     // The four card fields only: the request is a whole charge request, and nothing else of it
     // may reach the fee through here (docs/design.md §3).
-    return {
-      ...pick(request),
-      ...card
-    }
+    return { fields: { ...pick(request), ...card }, card: cardOf(method) }
   })
 
 const pick = (request: CardFields): CardFields => ({

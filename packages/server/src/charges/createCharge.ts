@@ -16,11 +16,17 @@ import {
   type IdempotencyKeyReused,
   IdempotencyRepository,
   Ids,
+  type Signer,
   StorageError,
   type StoredCharge,
   type Tenant
 } from "@levy/storage"
 import { Effect, Option } from "effect"
+import {
+  type EstimateMismatch,
+  EstimateRefused,
+  EstimateRequired
+} from "../estimates/QuoteErrors.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Claims from "../idempotency/Claim.js"
 import * as Written from "../idempotency/Written.js"
@@ -41,6 +47,7 @@ import {
 } from "./ChargeErrors.js"
 import * as ChargePhases from "./ChargePhases.js"
 import * as ChargeWire from "./ChargeWire.js"
+import * as Honoured from "./Honoured.js"
 import * as Payment from "./Payment.js"
 
 export type CreateChargeError =
@@ -56,6 +63,9 @@ export type CreateChargeError =
   | ProcessorChanged
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
+  | EstimateRefused
+  | EstimateMismatch
+  | EstimateRequired
   | StorageError
 
 export type CreateChargeServices =
@@ -65,6 +75,7 @@ export type CreateChargeServices =
   | Ids
   | PaymentProcessors
   | ComplianceRules
+  | Signer
 
 const now = () => Math.floor(Date.now() / 1000)
 
@@ -162,19 +173,33 @@ const begin = (
 ) =>
   Effect.gen(function* () {
     const source = input.source ?? Payment.DEFAULT_SOURCE
-    const card = yield* Payment.checkCard(processor, source, input)
+    const described = yield* Payment.checkCard(processor, source, input)
     // Read without writing: a refused charge leaves no configuration row behind.
     const config = yield* Config.inForce(tenant)
+    if (tenant.livemode && config.requireEstimate && input.estimate === undefined) {
+      return yield* new EstimateRequired()
+    }
     const schedule = yield* Effect.orDieWith(Config.scheduleOf(config), Config.refused)
     const { customer, description, metadata } = input
     const ruleset = yield* Config.pinnedRuleset(yield* ComplianceRules, config)
-    const quote = yield* Estimate.chargeQuote(schedule, ruleset, {
-      ...chargeContext(input),
-      ...card,
-      region: yield* Config.regionOf(config, input.region),
-      costOfAcceptance: yield* Config.costOfAcceptanceOf(config.costOfAcceptance),
-      allowUncertain: config.allowUncertain
-    })
+    const region = yield* Config.regionOf(config, input.region)
+    const shown =
+      input.estimate === undefined
+        ? undefined
+        : yield* Honoured.quote(tenant, input, input.estimate, region)
+    const quote = yield* Estimate.chargeQuote(
+      schedule,
+      ruleset,
+      {
+        ...chargeContext(input),
+        ...described.fields,
+        region,
+        costOfAcceptance: yield* Config.costOfAcceptanceOf(config.costOfAcceptance),
+        allowUncertain: config.allowUncertain
+      },
+      // Never more than the shopper was shown: the smaller of the quoted and the legal fee.
+      shown?.fee
+    )
     yield* Payment.checkCompliant(quote, config.nonCompliant)
 
     const id = yield* Effect.flatMap(Ids, (ids) => ids.make("ch"))
@@ -188,10 +213,12 @@ const begin = (
       ...(customer === undefined ? {} : { customer }),
       ...(description === undefined ? {} : { description }),
       metadata: metadata ?? {},
-      cardType: card.cardType ?? null,
+      cardType: described.fields.cardType ?? null,
       amountRefunded: 0,
       refunded: false,
-      billingMode: config.billingMode
+      billingMode: config.billingMode,
+      ...(input.estimate === undefined ? {} : { estimate: input.estimate }),
+      card: described.card
     }
     const charges = yield* ChargeRepository
     return yield* charges
@@ -205,9 +232,14 @@ const begin = (
         recoverAfterMs: Date.now() + ChargePhases.LEASE_MS
       })
       .pipe(
-        // Only the key can clash (the id is fresh): a request under it is still running.
-        Effect.catchTag("DuplicateRecord", () =>
-          Effect.fail(new IdempotencyKeyInUse({ key: Claims.keyOf(claim) ?? "" }))
+        // The id is fresh: the quote is taken by another live charge, or the key by a request
+        // still running.
+        Effect.catchTag(
+          "DuplicateRecord",
+          (clash): Effect.Effect<never, EstimateRefused | IdempotencyKeyInUse> =>
+            clash.entity === "charge_estimate"
+              ? Effect.fail(new EstimateRefused({ reason: "used" }))
+              : Effect.fail(new IdempotencyKeyInUse({ key: Claims.keyOf(claim) ?? "" }))
         )
       )
   })

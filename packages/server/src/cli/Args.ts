@@ -46,6 +46,10 @@ export type Command =
   | {
       readonly _tag: "Serve"
       readonly port: number
+      /**
+       * The address to bind: `--host`, else `HOST`, else 127.0.0.1 when run for development
+       * (a development server is not for other machines), else every interface.
+       */
       readonly host: string | undefined
       /**
        * Run for development: create (and print) the development account on an empty store,
@@ -53,6 +57,8 @@ export type Command =
        * for the embedded and memory stores, off on PostgreSQL (`LEVY_DEV=false` turns it off).
        */
       readonly dev: boolean
+      /** What decided `dev`: the flag, `LEVY_DEV`, or the store's default. */
+      readonly devBy: "flag" | "env" | "store"
       readonly store: Store.Options
     }
   | { readonly _tag: "Migrate"; readonly store: Store.Options }
@@ -143,6 +149,9 @@ export type Command =
         | undefined
     }
   | { readonly _tag: "Help" }
+
+/** Where a server run for development listens unless told otherwise. */
+export const LOOPBACK = "127.0.0.1"
 
 /** An environment variable; empty counts as unset (as a shell's `VAR=` means). */
 const env = (name: string) =>
@@ -235,7 +244,9 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       ),
       host: Options.text("host").pipe(
         Options.optional,
-        Options.withDescription("address to bind (default: HOST, else all interfaces)")
+        Options.withDescription(
+          "address to bind (default: HOST, else 127.0.0.1 when run for development, else all interfaces)"
+        )
       ),
       dev: Options.boolean("dev").pipe(
         Options.withDescription(
@@ -247,14 +258,16 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     handle((flags) =>
       Effect.gen(function* () {
         const port = yield* resolvePort(flags.port)
-        const host = Option.getOrUndefined(flags.host) ?? (yield* env("HOST"))
         const store = yield* resolveStore(flags)
         const devEnv = yield* env("LEVY_DEV")
         if (devEnv !== undefined && devEnv !== "true" && devEnv !== "false") {
           return yield* new UsageError({ message: `LEVY_DEV must be true or false, not ${devEnv}` })
         }
+        const devBy = flags.dev ? "flag" : devEnv !== undefined ? "env" : "store"
         const dev = flags.dev || (devEnv ?? String(store.store !== "postgres")) === "true"
-        return { _tag: "Serve", port, host, dev, store } as const
+        const host =
+          Option.getOrUndefined(flags.host) ?? (yield* env("HOST")) ?? (dev ? LOOPBACK : undefined)
+        return { _tag: "Serve", port, host, dev, devBy, store } as const
       })
     )
   ).pipe(

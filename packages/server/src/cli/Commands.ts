@@ -27,6 +27,7 @@ import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, CommandFailed, UsageError } from "./Args.js"
 import * as Listen from "./Listen.js"
 import * as RulesDiff from "./RulesDiff.js"
+import * as ServeBanner from "./ServeBanner.js"
 import * as Store from "./Store.js"
 import * as Timeouts from "./Timeouts.js"
 
@@ -75,11 +76,15 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     const address = http.address
     const url =
       address._tag === "TcpAddress"
-        ? `http://${command.host ?? "localhost"}:${address.port}`
+        ? `http://${hostInUrl(command.host)}:${address.port}`
         : `unix:${address.path}`
     yield* Effect.logInfo("listening").pipe(
-      Effect.annotateLogs({ url, store: command.store.store })
+      Effect.annotateLogs({ url, store: command.store.store, dev: command.dev })
     )
+    const { rateLimits } = yield* EdgeConfigEnv.fromEnv
+    for (const line of ServeBanner.lines(command, rateLimits.test, rateLimits.window)) {
+      yield* Console.log(line)
+    }
     yield* Console.log(`Levy is listening on ${url}`)
     return yield* Effect.never
   }).pipe(
@@ -87,6 +92,10 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     Effect.onInterrupt(() => Effect.logInfo("shutting down"))
   )
 }
+
+/** The host part of the URL the server is reached at (an IPv6 address in brackets). */
+const hostInUrl = (host: string | undefined) =>
+  host === undefined ? "localhost" : host.includes(":") ? `[${host}]` : host
 
 type StoreCommand = { readonly store: Store.Options; readonly account: string | undefined }
 

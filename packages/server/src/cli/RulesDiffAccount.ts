@@ -144,9 +144,10 @@ export const compare = (command: DiffCommand, account: Account) =>
     const before = sideOf(from)
     const after = sideOf(to)
     const regionCodes = yield* RulesetNotices.regionsOf(tenant, config)
-    const regions = AccountChange.compareAll(rules, config, regionCodes, before, after).map(
-      (c) => ({ ...c.change, changed: c.changed })
-    )
+    const regions = AccountChange.compareAll(config, regionCodes, before, after).map((c) => ({
+      ...c.change,
+      changed: c.changed
+    }))
     const diff: AccountDiff = {
       account: account.id,
       livemode: account.live,

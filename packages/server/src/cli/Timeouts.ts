@@ -3,7 +3,7 @@
  * `Server.defaultTimeouts`): `LEVY_HEADERS_TIMEOUT_MS`, `LEVY_REQUEST_TIMEOUT_MS`.
  */
 import { type ConfigError, Effect, Option } from "effect"
-import { positive } from "../http/EdgeConfigEnv.js"
+import { positive } from "../EnvSetting.js"
 import { defaultTimeouts, type Timeouts } from "../Server.js"
 
 export const fromEnv: Effect.Effect<Timeouts, ConfigError.ConfigError> = Effect.gen(function* () {

@@ -1,8 +1,9 @@
 /**
  * `POST /v1/estimates`: the account's configuration for the key's mode (created with the
  * defaults on first use) through `Estimate.estimate`: what a charge with the same inputs
- * collects, its disclosure rendered. Publishable keys are allowed (the Authorization
- * middleware checks it).
+ * collects, its disclosure rendered, signed into a quote a charge can name (Quoting.ts); with
+ * `source`, for the card the processor describes. Publishable keys are allowed (the
+ * Authorization middleware checks it): a checkout page quotes as the shopper picks a card.
  *
  * The configuration is
  * read from the store on every request; what is derived from a stored configuration (its
@@ -16,12 +17,15 @@ import {
   type Estimate as EstimateWire
 } from "@levy/api"
 import { ComplianceRules, type FeeSchedule } from "@levy/core"
-import { FeeConfigRepository, type JsonObject, type Tenant } from "@levy/storage"
+import { FeeConfigRepository, type JsonObject, Signer, type Tenant } from "@levy/storage"
 import { Effect, Either, Option } from "effect"
+import { toApiError } from "../ApiErrors.js"
 import * as ApiHandlers from "../ApiHandlers.js"
 import * as Config from "../feeConfigs/Config.js"
+import { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import * as Unavailable from "../Unavailable.js"
 import * as Quote from "./Quote.js"
+import * as Quoting from "./Quoting.js"
 
 /** A stored configuration with the engine's schedule for it (or the engine's refusal). */
 interface Prepared {
@@ -67,8 +71,31 @@ const makeEstimate = Effect.gen(function* () {
       : Effect.succeed(quoted.right)
   }
 
-  return (key: CurrentKey.Key, payload: EstimateRequest.EstimateRequest) =>
-    Effect.flatMap(configOf(Config.tenantOf(key)), (config) => quote(config, payload))
+  const signer = yield* Signer
+  const processors = yield* PaymentProcessors
+  /** The estimate for the card the processor describes, or the API's error. */
+  const forSource = (tenant: Tenant.Tenant, payload: EstimateRequest.EstimateRequest) =>
+    Quoting.describeSource(tenant, payload).pipe(
+      Effect.provideService(PaymentProcessors, processors),
+      Effect.catchAll(toApiError)
+    )
+
+  return (key: CurrentKey.Key, payload: EstimateRequest.EstimateRequest) => {
+    const tenant = Config.tenantOf(key)
+    const now = Math.floor(Date.now() / 1000)
+    // The hot path: no card to describe, no fiber more than reading the configuration.
+    if (payload.source === undefined) {
+      return Effect.flatMap(configOf(tenant), (config) =>
+        Effect.map(quote(config, payload), (e) => Quoting.issue(signer, tenant, e, null, now))
+      )
+    }
+    return Effect.gen(function* () {
+      const described = yield* forSource(tenant, payload)
+      const estimate = yield* quote(yield* configOf(tenant), Quoting.forCard(payload, described))
+      const card = Option.isSome(described) ? described.value.card : null
+      return Quoting.issue(signer, tenant, estimate, card, now)
+    })
+  }
 })
 
 export const EstimatesLive = ApiHandlers.group("estimates", (handlers) =>

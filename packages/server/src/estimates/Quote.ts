@@ -16,7 +16,7 @@ export const quote = (
   ruleset: Ruleset.Ruleset,
   payload: EstimateRequest.EstimateRequest
 ): Either.Either<EstimateWire.Estimate, FeeError> => {
-  const { costOfAcceptance, region, ...context } = payload
+  const { costOfAcceptance, region, source: _source, ...context } = payload
   const coa = Config.costOfAcceptanceOf(costOfAcceptance ?? config.costOfAcceptance)
   if (Either.isLeft(coa)) return Either.left(coa.left)
   const where = Config.regionOf(config, region)

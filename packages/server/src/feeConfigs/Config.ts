@@ -39,6 +39,8 @@ export interface StoredConfig {
   readonly nonCompliant: FeeConfigUpdate.NonCompliant
   readonly allowUncertain: boolean
   readonly requireRegion: boolean
+  /** Live charges must name an estimate (docs/quotes.md). */
+  readonly requireEstimate: boolean
   readonly currencyFees: Readonly<Record<string, FeeConfigUpdate.CurrencyFees>>
   readonly regionCodes: ReadonlyArray<string>
   /** "latest" or a pinned ruleset version (docs/design.md §3). */
@@ -61,6 +63,7 @@ export const DEFAULT: StoredConfig = {
   nonCompliant: "adjust",
   allowUncertain: false,
   requireRegion: false,
+  requireEstimate: false,
   currencyFees: {},
   regionCodes: [],
   rulesetVersion: RulesetVersions.LATEST
@@ -257,6 +260,7 @@ export const toWire = (
   nonCompliant: config.nonCompliant,
   allowUncertain: config.allowUncertain,
   requireRegion: config.requireRegion,
+  requireEstimate: config.requireEstimate,
   currencyFees: config.currencyFees,
   regionCodes: config.regionCodes,
   regions: regionsOf(rulesetOf(rules, config) ?? rules.ruleset, config.regionCodes),

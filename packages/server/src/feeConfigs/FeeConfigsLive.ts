@@ -1,6 +1,8 @@
 /**
  * The fee configuration over HTTP (docs/design.md §6): read, update, and approve or cancel a
- * held change; each the workflow of its own file, the request's key naming who acts.
+ * held change; each the workflow of its own file, the request's key naming who acts. Every
+ * change counts against the account's fee-configuration write limit first
+ * (FeeConfigWriteLimit.ts, docs/design.md §9).
  */
 import { CurrentKey } from "@levy/api"
 import { Effect } from "effect"
@@ -8,11 +10,15 @@ import * as ApiHandlers from "../ApiHandlers.js"
 import * as Handle from "../Handle.js"
 import { approveFeeChange } from "./approveFeeChange.js"
 import { cancelFeeChange } from "./cancelFeeChange.js"
+import * as FeeConfigWriteLimit from "./FeeConfigWriteLimit.js"
 import { retrieveFeeConfig } from "./retrieveFeeConfig.js"
 import { updateFeeConfig } from "./updateFeeConfig.js"
 
-/** The id of the request's key: who requests, approves or cancels a change. */
-const keyId = Effect.map(CurrentKey.CurrentKey, (key) => key.keyId)
+/** The id of the request's key (who requests, approves or cancels a change), once counted. */
+const keyId = Effect.zipRight(
+  FeeConfigWriteLimit.count,
+  Effect.map(CurrentKey.CurrentKey, (key) => key.keyId)
+)
 
 export const FeeConfigsLive = ApiHandlers.group("feeConfigs", (handlers) =>
   handlers

@@ -1,79 +1,77 @@
 /**
- * Whether a fee configuration change raises a fee some shopper can pay (docs/design.md §6),
- * decided by the engine rather than by a list of field names: the fee a charge would collect
- * under the configuration before and after the change, compared at many points. A field
- * added to the configuration later is covered as long as it reaches the fee through the
- * configuration's schedule or the charge's compliance input built here the way a charge builds it.
+ * Whether a fee configuration change raises a fee some shopper can pay (docs/design.md §6):
+ * some charge would collect more under `next` than under `before`, or be refused before and
+ * collect a fee after. Decided exactly, not by sampling (a sample of amounts missed a gross-up
+ * raise whose cap took hold between two samples): over every currency, every amount, every
+ * compliance situation, today and every later day a version of a rule takes effect.
  *
- * The points: every currency at amounts around each configuration's own boundaries (amount
- * limits, where the fee limits start to bind) and a spread of odd amounts (rounding), with
- * the region omitted (so `defaultRegion` applies); then every place in either configuration's
- * ruleset version (and the region omitted) for each card type, cardholder, channel and fee
- * type, at a few amounts in a few currencies. A charge refused before and collected with a fee after counts as a raise.
- *
- * Cheap enough for a request (docs/performance.md "Deciding a fee raise"), with the same answer
- * as pricing every point with `Estimate.chargeQuote` (FeeRaise.property.test.ts):
- * - a change that leaves every input of the fee as it was (schedule, cost of acceptance,
- *   ruleset version, defaultRegion, allowUncertain, nonCompliant) raises nothing, unpriced;
- * - a point is priced by the estimate's own steps without what an estimate adds for display
- *   (disclosures, the quote objects): `Fee.quoteIn`, then `Estimate.adjust`;
- * - a quote depends on the amount and currency alone, so each configuration quotes each
- *   (currency, amount) once, however many compliance contexts price it; a quote the engine
- *   refuses (a flat fee that JPY cannot carry, say) is refused once, not per context.
+ * Why it can be exact and cheap:
+ * - currencies that price alike are one: the same exponent, increment, minimum and maximum
+ *   charge, and the same flat fee and fee limits on each side (what `Fee.quoteIn` reads);
+ * - situations that restrict a fee alike are one (FeeRaiseContexts.ts): the engine's own
+ *   policy, read once per ruleset and region for the life of the process, reduced to whether
+ *   a fee is blocked, must be flat, and its rate and flat caps, then to what each side's
+ *   `costOfAcceptance` and `allowUncertain` make of them;
+ * - for each currency and pair of restrictions the charged fee is a monotone step function of
+ *   the amount made of two kinds of atom, and FeeRaiseAmounts.ts settles every amount by proofs
+ *   over intervals, enumerating only the few amounts near where the two sides cross.
+ * A raise comes with the charge that shows it (`decide`). Where the search would need more than
+ * `BUDGET` evaluations it stops and answers "undecided", which holds the change: the one place
+ * the answer is conservative (docs/performance.md "Deciding a fee raise" measures how rare).
+ * The work yields to other fibers every few milliseconds, so no request waits behind it.
  */
-
-import type { Decimal, FeeSchedule } from "@levy/core"
 import {
+  Compliance,
   type ComplianceRules,
   Currency,
-  Estimate,
-  Fee,
-  type FeeError,
-  isFeeError,
-  Rate,
-  Rule,
-  Ruleset
+  Decimal,
+  FeeSchedule,
+  type Ruleset
 } from "@levy/core"
-import { type Context, Either } from "effect"
+import { type Context, Effect, Either } from "effect"
 import type { StoredConfig } from "./Config.js"
 import * as Config from "./Config.js"
+import * as Amounts from "./FeeRaiseAmounts.js"
+import * as Contexts from "./FeeRaiseContexts.js"
 
 type Rules = Context.Tag.Service<ComplianceRules>
 
-/** A charge the comparison prices: its amount, currency and compliance context. */
-export interface Point {
-  readonly amount: number
-  readonly currency: string
-  readonly context: Omit<Estimate.FeeRequest, "amount" | "currency">
-}
+/** What the decision found. */
+export type Decision =
+  | { readonly kind: "none" }
+  | {
+      readonly kind: "raise"
+      readonly currency: string
+      readonly amount: number
+      readonly context: Contexts.ChargeContext
+    }
+  /** Not settled within the budget: held, as a raise is. */
+  | { readonly kind: "undecided" }
+  /** The configuration before is one the engine refuses: nothing to compare with. */
+  | { readonly kind: "unpriced" }
 
-/** A configuration ready to price charges: its schedule, compliance settings and ruleset version. */
-export interface Priced {
+/** Evaluations of a side's fee one decision may spend before it holds the change undecided. */
+export const BUDGET = 2_000_000
+/** Evaluations between two looks at the clock. */
+const CHUNK = 20_000
+/** Longest run without yielding to other fibers. */
+const SLICE_MS = 4
+
+/** A configuration ready to price charges. */
+interface Priced {
   readonly config: StoredConfig
   readonly schedule: FeeSchedule.FeeSchedule
   readonly costOfAcceptance: number | undefined
   readonly ruleset: Ruleset.Ruleset
-  /** Quotes by `currency/amount`: the same whatever the compliance context. */
-  readonly quotes: Map<string, Fee.FeeQuote | FeeError>
 }
 
-/** `config` ready to price charges, under its own ruleset unless `ruleset` is given. */
-export const priced = (
-  rules: Rules,
-  config: StoredConfig,
-  ruleset: Ruleset.Ruleset | undefined = Config.rulesetOf(rules, config)
-): Priced | undefined => {
+const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
   const schedule = Config.schedule(config)
   const coa = Config.costOfAcceptancePpm(config.costOfAcceptance)
+  const ruleset = Config.rulesetOf(rules, config)
   return Either.isLeft(schedule) || Either.isLeft(coa) || ruleset === undefined
     ? undefined
-    : {
-        config,
-        schedule: schedule.right,
-        costOfAcceptance: coa.right,
-        ruleset,
-        quotes: new Map()
-      }
+    : { config, schedule: schedule.right, costOfAcceptance: coa.right, ruleset }
 }
 
 const sameDecimal = (a: Decimal.Decimal, b: Decimal.Decimal) =>
@@ -82,18 +80,13 @@ const sameDecimal = (a: Decimal.Decimal, b: Decimal.Decimal) =>
 const sameFees = (a: FeeSchedule.CurrencyFees, b: FeeSchedule.CurrencyFees) =>
   sameDecimal(a.flatFee, b.flatFee) && a.minFee === b.minFee && a.maxFee === b.maxFee
 
-/**
- * Whether two schedules are the same, field by field. A decimal written at another scale
- * (0.3 and 0.30) counts as a difference: that only costs the full comparison.
- */
+/** Whether two schedules are the same, field by field (0.3 and 0.30 differ: that only costs the search). */
 const sameSchedule = (a: FeeSchedule.FeeSchedule, b: FeeSchedule.FeeSchedule): boolean => {
   if (
     a.percentage !== b.percentage ||
-    !sameDecimal(a.flatFee, b.flatFee) ||
+    !sameFees(a, b) ||
     a.model !== b.model ||
     a.rounding !== b.rounding ||
-    a.minFee !== b.minFee ||
-    a.maxFee !== b.maxFee ||
     a.minAmount !== b.minAmount ||
     a.maxAmount !== b.maxAmount ||
     a.currencyFees.size !== b.currencyFees.size
@@ -107,170 +100,297 @@ const sameSchedule = (a: FeeSchedule.FeeSchedule, b: FeeSchedule.FeeSchedule): b
   return true
 }
 
-/** Whether `a` and `b` price every charge alike: every input `chargedFee` reads is the same. */
+/** Whether `a` and `b` treat every charge alike: every input a charge's fee reads is the same. */
 const samePricing = (a: Priced, b: Priced): boolean =>
   a.ruleset === b.ruleset &&
   a.costOfAcceptance === b.costOfAcceptance &&
   a.config.defaultRegion === b.config.defaultRegion &&
+  a.config.requireRegion === b.config.requireRegion &&
   a.config.allowUncertain === b.config.allowUncertain &&
   a.config.nonCompliant === b.config.nonCompliant &&
   sameSchedule(a.schedule, b.schedule)
 
-/** `p`'s quote of `amount` in `unit`, made once. */
-const quoteOf = (p: Priced, unit: Currency.Currency, amount: number) => {
-  const key = `${unit.code}/${amount}`
-  let q = p.quotes.get(key)
-  if (q === undefined) {
-    q = Fee.quoteIn(p.schedule, amount, unit, unit.code)
-    p.quotes.set(key, q)
-  }
-  return q
+// ---- the situations ---------------------------------------------------------
+
+/** Where `p` judges a charge naming `region` (undefined: none), as the charge handler does. */
+const sourceOf = (p: Priced, region: string | undefined): Contexts.Source => {
+  const code = region ?? p.config.defaultRegion
+  if (code === null) return { kind: p.config.requireRegion ? "refused" : "free" }
+  return Contexts.knows(p.ruleset, code)
+    ? { kind: "region", ruleset: p.ruleset, code: code.toUpperCase() }
+    : { kind: "refused" }
 }
 
-/**
- * The fee a charge at `point` collects under `p`, as the charge handler decides it (the fee
- * lowered to the largest compliant one, refused under `nonCompliant: reject`); undefined
- * when the charge is refused.
- */
-export const chargedFee = (p: Priced, point: Point): number | undefined => {
-  const unit = Fee.currencyOrFail(point.currency)
-  if (isFeeError(unit)) return undefined
-  const q = quoteOf(p, unit, point.amount)
-  if (isFeeError(q)) return undefined
-  // The request `Estimate.chargeQuote` would be given; its amount and currency are in `q`.
-  const adjusted = Estimate.adjust(
-    p.schedule,
-    p.ruleset,
-    {
-      ...point.context,
-      region: point.context.region ?? p.config.defaultRegion,
-      costOfAcceptance: p.costOfAcceptance,
-      allowUncertain: p.config.allowUncertain
-    },
-    q,
-    unit
-  )
-  if (isFeeError(adjusted)) return undefined
-  // As `Estimate.estimate` builds the quote: the configured fee where it is compliant, else
-  // the lowered one, collected only when compliant and when the account adjusts.
-  if (adjusted.original.compliant) return q.convenienceFee
-  if (!adjusted.verdict.compliant) return undefined
-  if (p.config.nonCompliant === "reject") return undefined
-  return adjusted.fee
-}
-
-/** Odd and round amounts across the range: rounding modes differ on the odd ones. */
-const SPREAD = [
-  1,
-  49,
-  50,
-  51,
-  99,
-  100,
-  101,
-  199,
-  333,
-  499,
-  500,
-  501,
-  999,
-  1000,
-  1001,
-  1234,
-  1999,
-  2500,
-  4999,
-  5000,
-  5001,
-  9999,
-  10000,
-  10001,
-  12345,
-  33333,
-  49999,
-  50000,
-  99999,
-  100000,
-  100001,
-  123457,
-  999999,
-  1000000,
-  1000001,
-  9999999,
-  10000000,
-  50000001,
-  Currency.MAXIMUM_CHARGE
-]
-
-/** Amounts near where `p`'s own limits bind in `unit`: amount limits, and min/max fee crossings. */
-const boundaries = (p: Priced, unit: Currency.Currency): ReadonlyArray<number> => {
-  const { schedule } = p
-  const edges: Array<number> = [schedule.minAmount, unit.minimumCharge]
-  if (schedule.maxAmount !== null) edges.push(schedule.maxAmount)
-  const flat = Rate.flatFeeMinorOrFail(schedule.flatFee, unit)
-  if (typeof flat === "number" && schedule.percentage > 0) {
-    for (const limit of [schedule.minFee, schedule.maxFee]) {
-      if (limit !== null) {
-        edges.push(Math.round(((limit - flat) * Rate.PPM) / schedule.percentage))
-      }
+/** What a side does to a fee in one situation, for this account. */
+type Spec =
+  | { readonly kind: "refused" | "free" | "none" }
+  | {
+      readonly kind: "capped"
+      readonly flatOnly: boolean
+      readonly rateCap: number
+      readonly flatCap: number
     }
+
+/** Specs by key, so equal specs are one object and pairs are told apart by identity. */
+const interned = new Map<string, Spec>()
+const intern = (spec: Spec): Spec => {
+  const key =
+    spec.kind === "capped" ? `${spec.flatOnly}|${spec.rateCap}|${spec.flatCap}` : spec.kind
+  let found = interned.get(key)
+  if (found === undefined) {
+    // Costs of acceptance are accounts' numbers: bound what they can make this hold.
+    if (interned.size > 10_000) interned.clear()
+    found = spec
+    interned.set(key, spec)
   }
-  return edges.flatMap((a) => [a - unit.increment, a, a + unit.increment])
+  return found
 }
 
-const amountsFor = (configs: ReadonlyArray<Priced>, unit: Currency.Currency) =>
-  [...new Set([...SPREAD, ...configs.flatMap((p) => boundaries(p, unit))])].filter(
-    (a) => a > 0 && a <= unit.maximumCharge
-  )
+/** A restriction's spec for each account setting it was read under (cost of acceptance, uncertain places). */
+const specs = new WeakMap<Contexts.Treatment, Map<string, Spec>>()
 
-/** The compliance contexts of the second pass: every place of either ruleset (and none) × card and channel. */
-const contexts = (rulesets: ReadonlyArray<Ruleset.Ruleset>): ReadonlyArray<Point["context"]> => {
-  const regions: ReadonlyArray<string | undefined> = [
-    undefined,
-    ...new Set(rulesets.flatMap(Ruleset.placeCodes))
-  ]
-  const out: Array<Point["context"]> = []
-  for (const region of regions)
-    for (const cardType of Rule.CardType.literals)
-      for (const cardholder of Rule.Cardholder.literals)
-        for (const channel of Rule.Channel.literals)
-          for (const feeType of Rule.FeeType.literals)
-            out.push({ region, cardType, cardholder, channel, feeType })
-  return out
+const specOf = (t: Contexts.Treatment, p: Priced): Spec => {
+  if (t.kind !== "restricted") return intern(t)
+  const setting = `${p.config.allowUncertain}|${p.costOfAcceptance}`
+  let bySetting = specs.get(t)
+  if (bySetting === undefined) {
+    bySetting = new Map()
+    specs.set(t, bySetting)
+  }
+  let spec = bySetting.get(setting)
+  if (spec === undefined) {
+    if (bySetting.size > 100) bySetting.clear()
+    const r = t.restriction
+    spec = intern(
+      r.blocked || (r.uncertain && !p.config.allowUncertain)
+        ? { kind: "none" }
+        : {
+            kind: "capped",
+            flatOnly: r.flatOnly,
+            rateCap: r.rateCap(p.costOfAcceptance),
+            flatCap: r.flatCap
+          }
+    )
+    bySetting.set(setting, spec)
+  }
+  return spec
 }
 
-/** The currencies and amounts of the second pass: the caps are rates, a few points suffice. */
-const CONTEXT_CURRENCIES = ["usd", "jpy"]
-const CONTEXT_AMOUNTS = [999, 10001, 123457]
+interface SpecPair {
+  readonly before: Spec
+  readonly after: Spec
+  readonly context: Contexts.ChargeContext
+}
+
+/** Every distinct pair of what the two sides do to a fee, over every lane. */
+const specPairs = (b: Priced, n: Priced, clock: Clock) =>
+  Effect.gen(function* () {
+    const regions =
+      b.ruleset === n.ruleset
+        ? Contexts.placesOf(b.ruleset)
+        : new Set([...Contexts.placesOf(b.ruleset), ...Contexts.placesOf(n.ruleset)])
+    const lanes: Array<string | undefined> = [undefined, ...regions]
+    const found = new Map<Spec, Map<Spec, SpecPair>>()
+    const pairs: Array<SpecPair> = []
+    for (const region of lanes) {
+      const before = sourceOf(b, region)
+      const after = sourceOf(n, region)
+      if (after.kind === "refused") continue
+      for (const pairing of Contexts.pairings(region, before, after)) {
+        const sb = specOf(pairing.before, b)
+        const sa = specOf(pairing.after, n)
+        let withBefore = found.get(sb)
+        if (withBefore === undefined) {
+          withBefore = new Map()
+          found.set(sb, withBefore)
+        }
+        if (withBefore.has(sa)) continue
+        const pair = { before: sb, after: sa, context: pairing.context }
+        withBefore.set(sa, pair)
+        pairs.push(pair)
+      }
+      yield* clock.tick
+    }
+    return pairs
+  })
+
+// ---- the currencies ---------------------------------------------------------
 
 /**
- * Whether some charge would collect a higher fee under `next` than under `before` (or be
- * refused before and collect a fee after). A configuration the engine refuses prices nothing:
- * the caller validates `next` first.
+ * The flat fee in minor units, undefined where `unit` cannot carry it exactly (the quote is
+ * refused): `Rate.flatFeeMinorOrFail`'s test, without building the error it would return.
  */
-export const raisesFee = (rules: Rules, before: StoredConfig, next: StoredConfig): boolean => {
-  const b = priced(rules, before)
-  const n = priced(rules, next)
-  if (n === undefined) return false
-  if (b === undefined) return true
-  if (samePricing(b, n)) return false
-  const raisedAt = (point: Point) => {
-    const after = chargedFee(n, point)
-    if (after === undefined) return false
-    const was = chargedFee(b, point)
-    return was === undefined ? after > 0 : after > was
-  }
+const flatMinor = (fees: FeeSchedule.CurrencyFees, unit: Currency.Currency): number | undefined => {
+  const minor = Decimal.toScaled(fees.flatFee, unit.exponent)
+  return minor !== undefined && minor % unit.increment === 0 ? minor : undefined
+}
+
+/** A configuration's flat fee and fee limits in `unit`, as `Fee.quoteIn` reads them. */
+const feesKey = (p: Priced, unit: Currency.Currency): string => {
+  const fees = FeeSchedule.feesIn(p.schedule, unit)
+  return `${flatMinor(fees, unit) ?? "x"}/${fees.minFee}/${fees.maxFee}`
+}
+
+/** One currency of each group that every side prices alike. */
+const currencyClasses = (b: Priced, n: Priced): ReadonlyArray<Currency.Currency> => {
+  const classes = new Map<string, Currency.Currency>()
   for (const unit of Currency.all) {
-    for (const amount of amountsFor([b, n], unit)) {
-      if (raisedAt({ amount, currency: unit.code, context: {} })) return true
-    }
+    const key = `${unit.exponent}/${unit.increment}/${unit.minimumCharge}/${unit.maximumCharge}/${feesKey(b, unit)}/${feesKey(n, unit)}`
+    if (!classes.has(key)) classes.set(key, unit)
   }
-  for (const context of contexts([b.ruleset, n.ruleset])) {
-    for (const currency of CONTEXT_CURRENCIES) {
-      for (const amount of CONTEXT_AMOUNTS) {
-        if (raisedAt({ amount, currency, context })) return true
+  return [...classes.values()]
+}
+
+/** One side's fee in `unit` under `spec`, for the amount search. */
+const sideOf = (p: Priced, unit: Currency.Currency, spec: Spec): Amounts.Side => {
+  const inc = unit.increment
+  const s = p.schedule
+  const fees = FeeSchedule.feesIn(s, unit)
+  const flat = flatMinor(fees, unit)
+  const refused = spec.kind === "refused" || flat === undefined
+  const limit: Amounts.Limit =
+    spec.kind === "capped"
+      ? {
+          kind: "capped",
+          flatOnly: spec.flatOnly,
+          cap:
+            spec.rateCap === Number.POSITIVE_INFINITY
+              ? undefined
+              : { kind: "rate", ppm: spec.rateCap, mode: "down", inc },
+          flatCap: Compliance.flatCapIn(spec.flatCap, unit)
+        }
+      : spec.kind === "none"
+        ? { kind: "none" }
+        : { kind: "free" }
+  const side: Amounts.Side = {
+    lo: Math.ceil(Math.max(unit.minimumCharge, s.minAmount) / inc) * inc,
+    hi: refused
+      ? Number.NEGATIVE_INFINITY
+      : Math.floor(Math.min(unit.maximumCharge, s.maxAmount ?? unit.maximumCharge) / inc) * inc,
+    inc,
+    y:
+      s.model === "add_on"
+        ? Amounts.rateTerm(s.percentage, s.rounding, inc, flat ?? 0)
+        : { atom: { kind: "gross", ppm: s.percentage, flat: flat ?? 0, inc }, k: 0 },
+    minFee: fees.minFee === null ? Number.NEGATIVE_INFINITY : Math.ceil(fees.minFee / inc) * inc,
+    maxFee: fees.maxFee === null ? Number.POSITIVE_INFINITY : Math.floor(fees.maxFee / inc) * inc,
+    flat: flat ?? 0,
+    limit,
+    reject: p.config.nonCompliant === "reject"
+  }
+  return side
+}
+
+/** The largest accepted amount whose total (amount plus configured fee) is within `maximum`. */
+const withinMaximum = (side: Amounts.Side, maximum: number): number => {
+  const fits = (a: number) => a + Amounts.configuredFee(side, a) <= maximum
+  const inc = side.inc
+  if (side.lo > side.hi || !fits(side.lo)) return Number.NEGATIVE_INFINITY
+  if (fits(side.hi)) return side.hi
+  // The total grows with the amount: the last amount that fits, by bisection on the increment.
+  let good = side.lo / inc
+  let bad = side.hi / inc
+  while (bad - good > 1) {
+    const mid = Math.floor((good + bad) / 2)
+    if (fits(mid * inc)) good = mid
+    else bad = mid
+  }
+  return good * inc
+}
+
+// ---- the decision -----------------------------------------------------------
+
+/** Yields to other fibers once a slice of CPU is spent. */
+interface Clock {
+  readonly tick: Effect.Effect<void>
+}
+
+const makeClock = (): Clock => {
+  let until = performance.now() + SLICE_MS
+  return {
+    tick: Effect.suspend(() => {
+      if (performance.now() < until) return Effect.void
+      return Effect.zipRight(
+        Effect.yieldNow(),
+        Effect.sync(() => {
+          until = performance.now() + SLICE_MS
+        })
+      )
+    })
+  }
+}
+
+/**
+ * The decision with its evidence: the first charge found that collects more after the change
+ * (a raise), none, or undecided within the budget. A configuration the engine refuses as
+ * `next` prices nothing (the caller validates it first).
+ */
+export const decide = (
+  rules: Rules,
+  before: StoredConfig,
+  next: StoredConfig
+): Effect.Effect<Decision> =>
+  Effect.gen(function* () {
+    const b = priced(rules, before)
+    const n = priced(rules, next)
+    if (n === undefined) return { kind: "none" } as const
+    if (b === undefined) return { kind: "unpriced" } as const
+    if (samePricing(b, n)) return { kind: "none" } as const
+    const clock = makeClock()
+    const pairs = yield* specPairs(b, n, clock)
+    const budget: Amounts.Budget = { left: BUDGET }
+    for (const unit of currencyClasses(b, n)) {
+      for (const pair of pairs) {
+        const after = sideOf(n, unit, pair.after)
+        // A charge whose total is over the currency's maximum is refused after, and compared
+        // before with the fee that configuration asks: a lower fee that lets a larger total fit
+        // raises nothing.
+        const search = new Amounts.Search(sideOf(b, unit, pair.before), {
+          ...after,
+          hi: withinMaximum(after, unit.maximumCharge)
+        })
+        for (;;) {
+          const found = search.step(budget, CHUNK)
+          yield* clock.tick
+          if (found === undefined) continue
+          if (found.kind === "budget") return { kind: "undecided" } as const
+          if (found.kind === "raise") {
+            return {
+              kind: "raise",
+              currency: unit.code,
+              amount: found.amount,
+              context: pair.context
+            } as const
+          }
+          break
+        }
       }
     }
-  }
-  return false
-}
+    return { kind: "none" } as const
+  })
+
+/**
+ * Reads every situation of the service's ruleset ahead of the first decision, which would
+ * otherwise pay for it (docs/performance.md "Deciding a fee raise"): for a server to fork at
+ * start. Yields like a decision does.
+ */
+export const warm = (rules: Rules): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const clock = makeClock()
+    const ruleset = rules.ruleset
+    for (const code of Contexts.placesOf(ruleset)) {
+      const source: Contexts.Source = { kind: "region", ruleset, code }
+      Contexts.pairings(code, source, source)
+      yield* clock.tick
+    }
+  })
+
+/**
+ * Whether the change must wait for a second key: a raise, or undecided (held rather than risk
+ * applying a raise), or a `before` the engine cannot price.
+ */
+export const raisesFee = (
+  rules: Rules,
+  before: StoredConfig,
+  next: StoredConfig
+): Effect.Effect<boolean> => Effect.map(decide(rules, before, next), (d) => d.kind !== "none")

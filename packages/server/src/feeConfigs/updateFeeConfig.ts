@@ -97,7 +97,7 @@ const decideAndWrite = (
       at: now(),
       expected: version
     }
-    if (tenant.livemode && FeeRaise.raisesFee(rules, before, next)) {
+    if (tenant.livemode && (yield* FeeRaise.raisesFee(rules, before, next))) {
       const transactions = yield* Transactions
       const heldWire = (held: FeeConfigChange) =>
         Config.toWire(rules, tenant, before, {

@@ -47,6 +47,7 @@ import * as KeylessRoute from "./KeylessRoute.js"
 import * as NulText from "./NulText.js"
 import * as RateLimit from "./RateLimit.js"
 import * as RequestId from "./RequestId.js"
+import * as ResponseHeaders from "./ResponseHeaders.js"
 import { allowedMethods, isOffPath, pathnameOf, type Route } from "./Routes.js"
 
 const ESTIMATES_PATH = "/v1/estimates"
@@ -233,7 +234,8 @@ export const make = Effect.gen(function* () {
   const serve = (
     request: EdgeRequest,
     match: Contract.Match,
-    withKey: Option.Option<{ readonly secret: string; readonly key: Option.Option<ResolvedKey> }>
+    withKey: Option.Option<{ readonly secret: string; readonly key: Option.Option<ResolvedKey> }>,
+    headers: Record<string, string>
   ): Effect.Effect<Response, unknown> => {
     const { endpoint, params } = match
     const handler = handlerOf.get(endpoint) as ApiHandlers.Handler
@@ -255,6 +257,7 @@ export const make = Effect.gen(function* () {
         if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
         return handler.run(decoded.right).pipe(
           Effect.provideService(CurrentKey.CurrentKey, key),
+          Effect.provideService(ResponseHeaders.ResponseHeaders, headers),
           Effect.flatMap((value) => endpoint.encodeSuccess(value)),
           Effect.map((body) =>
             HttpServerResponse.text(JSON.stringify(body), {
@@ -327,7 +330,7 @@ export const make = Effect.gen(function* () {
       const match = table.find(matches, request.method)
       return match === undefined
         ? Effect.fail(notRouted(request, pathname, allowed, headers))
-        : serve(request, match, withKey)
+        : serve(request, match, withKey, headers)
     })
     return Effect.flatMap(IdempotencyEdge.keyOf(request), (idempotencyKey) => {
       if (!known || Option.isNone(key) || Option.isNone(idempotencyKey)) return dispatched

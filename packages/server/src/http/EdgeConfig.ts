@@ -8,6 +8,12 @@ export interface EdgeOptions {
     readonly live: number
     /** Requests without a valid key are limited per client address at this many per window. */
     readonly anonymous: number
+    /**
+     * Changes of the fee configuration (`POST /v1/fee-configs`, its approve and cancel) per
+     * account and mode per window: a live change costs a fee-raise decision of a few hundred
+     * milliseconds of CPU, which a key's own limit would let it spend over and over.
+     */
+    readonly feeConfigWrites: number
     readonly window: Duration.Duration
     /**
      * While the limiter's store (Redis) is down: estimates go on unlimited when true; every
@@ -31,6 +37,7 @@ export const defaults: EdgeOptions = {
     test: 100,
     live: 1000,
     anonymous: 100,
+    feeConfigWrites: 6,
     window: Duration.minutes(1),
     failOpenEstimates: false
   },

@@ -1,21 +1,72 @@
 /**
  * The rate limit of one request (docs/design.md §9): per secret key, per publishable key and
- * client address, or per client address without a valid key. Counts the request against its bucket and fills the `x-ratelimit-*` headers (and
- * `retry-after` when over the limit) into the response headers being built. The edge (Edge.ts) and
- * the processors' webhook route count through here.
+ * client address, or per client address without a valid key (an IPv6 client per /64).
+ * Counts the request against its bucket and fills the `x-ratelimit-*` headers (and
+ * `retry-after` when over the limit) into the response headers being built; a 429 names the
+ * limit it hit. The edge (Edge.ts), the processors' webhook route and the fee-configuration
+ * write limit count through here.
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ApiError } from "@levy/api"
 import { Duration, Effect, Option } from "effect"
 import type { KeyResolverService, ResolvedKey } from "../access/KeyResolver.js"
+import * as ClientAddress from "./ClientAddress.js"
 import type { EdgeOptions } from "./EdgeConfig.js"
-
-const exceeded = new ApiError.RateLimitError({
-  message: "Too many requests with this API key; retry after the Retry-After seconds."
-})
 
 const unavailable = new ApiError.ServiceUnavailableError({
   message: "The service is temporarily unavailable; please retry."
+})
+
+/** A window in words: "1 minute", "30 seconds", "1500 ms". */
+export const windowText = (window: Duration.Duration): string => {
+  const ms = Duration.toMillis(window)
+  const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? "" : "s"}`
+  if (ms % 60_000 === 0) return unit(ms / 60_000, "minute")
+  if (ms % 1000 === 0) return unit(ms / 1000, "second")
+  return `${ms} ms`
+}
+
+/**
+ * The 429 of a limit: which limit it is (`what`: "requests with this live-mode API key"), its
+ * size, and, for a limit an operator may raise while developing, the setting (`setting`).
+ */
+export const exceededError = (
+  what: string,
+  limit: number,
+  window: Duration.Duration,
+  setting?: string
+) =>
+  new ApiError.RateLimitError({
+    message: `Too many ${what}: the limit is ${limit} per ${windowText(window)}. Retry after the Retry-After seconds.${
+      setting === undefined
+        ? ""
+        : ` A server you run yourself takes a higher limit from ${setting} (requests per window; docs/server.md "Limits and versions").`
+    }`
+  })
+
+/** A bucket to count a request against: its name, its size per window and its 429. */
+export interface Bucket {
+  readonly bucket: string
+  readonly limit: number
+  /** Whether the request goes on unlimited while the limiter's store is down. */
+  readonly failOpen: boolean
+  readonly exceeded: ApiError.RateLimitError
+}
+
+/** The 429s of the edge's own limits, made once per server. */
+export const edgeErrors = (rateLimits: EdgeOptions["rateLimits"]) => ({
+  test: exceededError(
+    "requests with this test-mode API key",
+    rateLimits.test,
+    rateLimits.window,
+    "LEVY_RATE_LIMIT_TEST"
+  ),
+  live: exceededError("requests with this live-mode API key", rateLimits.live, rateLimits.window),
+  anonymous: exceededError(
+    "requests without a valid API key from this address",
+    rateLimits.anonymous,
+    rateLimits.window
+  )
 })
 
 /** Seconds since the epoch (rounded up) when `after` has passed. */
@@ -33,53 +84,48 @@ export interface Client {
   readonly failOpen: boolean
 }
 
+/** The bucket of requests counted by client address (an IPv6 client's by its /64). */
+export const addressBucket = (address: string | undefined): string =>
+  `addr:${ClientAddress.limitKey(address)}`
+
 /**
- * The bucket and limit of a client: a secret key's own; a publishable key's per client address
- * too (it is public: anyone could otherwise spend a merchant's checkout budget); without a
- * valid key, the address's.
+ * The bucket of a client: a secret key's own; a publishable key's per client address too (it
+ * is public: anyone could otherwise spend a merchant's checkout budget); without a valid key,
+ * the address's.
  */
-const bucketOf = (rateLimits: EdgeOptions["rateLimits"], client: Client) => {
+const bucketOf = (
+  rateLimits: EdgeOptions["rateLimits"],
+  errors: ReturnType<typeof edgeErrors>,
+  client: Client
+): Bucket => {
+  const failOpen = client.failOpen
   if (Option.isNone(client.key)) {
-    return [`addr:${client.address ?? "unknown"}`, rateLimits.anonymous] as const
+    const bucket = addressBucket(client.address)
+    return { bucket, limit: rateLimits.anonymous, failOpen, exceeded: errors.anonymous }
   }
   const key = client.key.value
   const base = `key:${key.accountId}:${key.keyId}`
-  return [
-    key.kind === "publishable" ? `${base}:${client.address ?? "unknown"}` : base,
-    rateLimits[key.mode]
-  ] as const
-}
-
-/** Counts one request of `client`; 429 over the limit, 503 if the store is down (unless fail-open). */
-export const consume = (
-  limiter: RateLimiter.RateLimiter,
-  rateLimits: EdgeOptions["rateLimits"],
-  client: Client,
-  headers: Record<string, string>
-): Effect.Effect<void, ApiError.RateLimitError | ApiError.ServiceUnavailableError> => {
-  const [bucket, limit] = bucketOf(rateLimits, client)
-  return consumeBucket(limiter, rateLimits, { bucket, limit, failOpen: client.failOpen }, headers)
+  return {
+    bucket: key.kind === "publishable" ? `${base}:${ClientAddress.limitKey(client.address)}` : base,
+    limit: rateLimits[key.mode],
+    failOpen,
+    exceeded: errors[key.mode]
+  }
 }
 
 /**
- * Counts one request against a named bucket of `limit` per window (the processor-webhook route
- * counts per account: processorWebhooks/ProcessorWebhookRoute.ts), filling the headers.
+ * Counts one request against `bucket` (of `window`), filling the headers: 429 over the limit,
+ * 503 if the store is down (unless the bucket fails open).
  */
 export const consumeBucket = (
   limiter: RateLimiter.RateLimiter,
-  rateLimits: EdgeOptions["rateLimits"],
-  { bucket, limit, failOpen }: { bucket: string; limit: number; failOpen: boolean },
+  window: Duration.Duration,
+  { bucket, limit, failOpen, exceeded }: Bucket,
   headers: Record<string, string>
 ): Effect.Effect<void, ApiError.RateLimitError | ApiError.ServiceUnavailableError> => {
   headers["x-ratelimit-limit"] = String(limit)
   return limiter
-    .consume({
-      key: bucket,
-      limit,
-      window: rateLimits.window,
-      algorithm: "fixed-window",
-      onExceeded: "fail"
-    })
+    .consume({ key: bucket, limit, window, algorithm: "fixed-window", onExceeded: "fail" })
     .pipe(
       Effect.matchEffect({
         onSuccess: (result) => {
@@ -122,6 +168,9 @@ export const makeGate = (
   resolver: KeyResolverService
 ) => {
   const known = new Set<string>()
+  const errors = edgeErrors(rateLimits)
+  const consume = (client: Client, headers: Record<string, string>) =>
+    consumeBucket(limiter, rateLimits.window, bucketOf(rateLimits, errors, client), headers)
   return (
     secret: string | undefined,
     address: string | undefined,
@@ -133,19 +182,19 @@ export const makeGate = (
   > => {
     const anonymous: Client = { key: Option.none(), address, failOpen }
     if (secret === undefined) {
-      return Effect.as(consume(limiter, rateLimits, anonymous, headers), Option.none())
+      return Effect.as(consume(anonymous, headers), Option.none())
     }
     const counted = !known.has(secret)
-    return (counted ? consume(limiter, rateLimits, anonymous, headers) : Effect.void).pipe(
+    return (counted ? consume(anonymous, headers) : Effect.void).pipe(
       Effect.zipRight(resolver.resolve(secret)),
       Effect.tap((key) => {
         if (Option.isNone(key)) {
           known.delete(secret)
-          return counted ? Effect.void : consume(limiter, rateLimits, anonymous, headers)
+          return counted ? Effect.void : consume(anonymous, headers)
         }
         if (known.size >= MAX_KNOWN) known.clear()
         known.add(secret)
-        return consume(limiter, rateLimits, { key, address, failOpen }, headers)
+        return consume({ key, address, failOpen }, headers)
       })
     )
   }

@@ -41,6 +41,7 @@ import {
   type Ids,
   type Page,
   type ProcessorConfigRepository,
+  type Signer,
   type Storage,
   type StorageError,
   type StoredResponse,
@@ -56,6 +57,7 @@ import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
 import * as Store from "../cli/Store.js"
 import { createEstimate } from "../estimates/createEstimate.js"
+import type { DescribeError } from "../estimates/Quoting.js"
 import { type ApproveFeeChangeError, approveFeeChange } from "../feeConfigs/approveFeeChange.js"
 import { type CancelFeeChangeError, cancelFeeChange } from "../feeConfigs/cancelFeeChange.js"
 import { retrieveFeeConfig } from "../feeConfigs/retrieveFeeConfig.js"
@@ -155,7 +157,7 @@ export interface Levy {
     readonly create: (
       tenant: Tenant.Tenant,
       input: EstimateRequest.EstimateRequest
-    ) => Effect.Effect<Estimate.Estimate, InvalidInput.InvalidInput | FeeError | StorageError>
+    ) => Effect.Effect<Estimate.Estimate, InvalidInput.InvalidInput | FeeError | DescribeError>
   }
   readonly charges: {
     readonly create: (
@@ -385,6 +387,7 @@ type Services =
   | Ids
   | PaymentProcessors
   | ProcessorConfigRepository
+  | Signer
   | Transactions
   | WebhookEndpointRepository
 
@@ -570,7 +573,8 @@ export interface Options {
 
 /**
  * The service and its background work, over the store (`Storage.Repositories` and `Ids`); the
- * recovery sweeper reads `LEVY_RECOVERY_INTERVAL` (a bad value fails the layer: `ConfigError`).
+ * recovery sweeper reads `LEVY_RECOVERY_INTERVAL` and the housekeeping `LEVY_RETENTION_DAYS`
+ * (a bad value fails the layer: `ConfigError`).
  */
 export const layerWith = (
   options: Options = {}

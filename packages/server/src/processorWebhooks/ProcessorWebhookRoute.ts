@@ -6,9 +6,12 @@
  * this route the request before its key check and JSON parsing (a `KeylessRoute` the server's
  * composition gives the edge, Server.ts).
  *
- * - counted per account and mode (the mode's per-key limit: a busy live account's processor
- *   sends in bursts); a URL that names no configured processor is also counted against the
- *   caller's address at the anonymous limit, so guessing accounts is throttled;
+ * - a notification whose signature verifies is counted per account and mode (the mode's
+ *   per-key limit: a busy live account's processor sends in bursts); every refusal (a URL that
+ *   names no configured processor, a bad signature, an unreadable or too large body) is
+ *   counted against the caller's address (an IPv6 one per /64) at the anonymous limit
+ *   instead, so unsigned posts never spend the account's budget, and guessing accounts or
+ *   forging signatures is throttled per client;
  * - bodies over the edge's limit: 413; unknown account, mode or processor, or one configured
  *   without a webhook secret: 404 (the same answer for each, so accounts cannot be probed);
  * - a bad signature or an unreadable body: 400, and nothing changes;
@@ -29,6 +32,7 @@ import {
 } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as BodyLimit from "../http/BodyLimit.js"
+import * as ClientAddress from "../http/ClientAddress.js"
 import { EdgeConfig } from "../http/EdgeConfig.js"
 import type { EdgeRequest } from "../http/EdgeRequest.js"
 import type { KeylessRoute } from "../http/KeylessRoute.js"
@@ -55,7 +59,10 @@ const invalid = (error: NotificationInvalid) =>
   })
 
 /** The raw body, as the edge read it within `max` bytes: 413 over it, 400 when unreadable. */
-const rawBody = (request: EdgeRequest, max: number) => {
+const rawBody = (
+  request: EdgeRequest,
+  max: number
+): Effect.Effect<string, ApiError.PayloadTooLargeError | ApiError.InvalidRequestError> => {
   switch (request.body._tag) {
     case "Text":
       return Effect.succeed(request.body.text)
@@ -87,6 +94,48 @@ export const make = Effect.gen(function* () {
   >()
   const unavailable = (error: StorageError) => Unavailable.unavailable(error)
 
+  const { window } = options.rateLimits
+  const limits = options.rateLimits
+  const refusedLimit = RateLimit.exceededError(
+    "refused processor notifications from this address",
+    limits.anonymous,
+    window
+  )
+  const accountLimit = {
+    test: RateLimit.exceededError(
+      "processor notifications for this account in test mode",
+      limits.test,
+      window
+    ),
+    live: RateLimit.exceededError(
+      "processor notifications for this account in live mode",
+      limits.live,
+      window
+    )
+  }
+
+  /**
+   * A refusal (404, 400, 413), counted against the caller's address: a 429 instead once the
+   * address is over its limit, so guessing accounts and forging signatures are throttled per
+   * client and never touch the account's own budget.
+   */
+  const refuse = (
+    error: ApiError.LevyError,
+    address: string | undefined,
+    headers: Record<string, string>
+  ): Effect.Effect<never, ApiError.LevyError> =>
+    RateLimit.consumeBucket(
+      limiter,
+      window,
+      {
+        bucket: `processor-webhooks-refused:${ClientAddress.limitKey(address)}`,
+        limit: limits.anonymous,
+        failOpen: false,
+        exceeded: refusedLimit
+      },
+      headers
+    ).pipe(Effect.zipRight(Effect.fail(error)))
+
   const handle: KeylessRoute["handle"] = (request, pathname, address, headers) =>
     Effect.gen(function* () {
       if (request.method !== "POST") {
@@ -95,36 +144,34 @@ export const make = Effect.gen(function* () {
           message: `${pathname} accepts only POST, from a payment processor.`
         })
       }
-      const limits = options.rateLimits
-      const missing = () =>
-        RateLimit.consumeBucket(
-          limiter,
-          limits,
-          { bucket: `addr:${address ?? "unknown"}`, limit: limits.anonymous, failOpen: false },
-          headers
-        ).pipe(Effect.zipRight(Effect.fail(notFound(pathname))))
       const target = WebhookPath.parse(pathname)
-      if (target === undefined) return yield* missing()
+      if (target === undefined) return yield* refuse(notFound(pathname), address, headers)
       const tenant = Tenant.make(target.accountId, target.livemode)
-      yield* RateLimit.consumeBucket(
-        limiter,
-        limits,
-        {
-          bucket: `processor-webhooks:${target.accountId}:${target.livemode ? "live" : "test"}`,
-          limit: limits[target.livemode ? "live" : "test"],
-          failOpen: false
-        },
-        headers
-      )
       const configured = yield* processors
         .forNotifications(tenant, target.processor)
         .pipe(Effect.catchTag("StorageError", unavailable))
-      if (Option.isNone(configured)) return yield* missing()
+      if (Option.isNone(configured)) return yield* refuse(notFound(pathname), address, headers)
       const { processor, webhookSecret } = configured.value
-      const body = yield* rawBody(request, options.maxBodyBytes)
+      const body = yield* Effect.catchAll(rawBody(request, options.maxBodyBytes), (error) =>
+        refuse(error, address, headers)
+      )
       const notifications = yield* processor
         .parseNotification(body, request.headers, webhookSecret)
-        .pipe(Effect.mapError(invalid))
+        .pipe(Effect.catchAll((error) => refuse(invalid(error), address, headers)))
+      // Only a notification the processor signed counts against the account: anyone who
+      // knows the account's id could otherwise spend its budget and hold back the real ones.
+      const mode = target.livemode ? "live" : "test"
+      yield* RateLimit.consumeBucket(
+        limiter,
+        window,
+        {
+          bucket: `processor-webhooks:${target.accountId}:${mode}`,
+          limit: limits[mode],
+          failOpen: false,
+          exceeded: accountLimit[mode]
+        },
+        headers
+      )
       for (const notification of notifications) {
         yield* ApplyNotification.apply(tenant, target.processor, notification).pipe(
           Effect.catchTag("StorageError", unavailable)

@@ -54,13 +54,17 @@ export class ProcessorUnavailable extends Data.TaggedError("ProcessorUnavailable
 /**
  * The processor refused Levy's configuration: credentials wrong or revoked, the account not
  * allowed to do this (e.g. surcharging not enabled), a request the processor deems malformed.
- * Repeating will not help until someone changes the configuration; no money moved.
+ * Repeating will not help until someone changes the configuration; no money moved. With
+ * `param`, the refusal is of a field of the request itself (its metadata): the request, not
+ * the account's configuration, must change.
  */
 export class ProcessorRefused extends Data.TaggedError("ProcessorRefused")<{
   readonly processor: string
   readonly message: string
   /** The processor's own error code, when it gave one. */
   readonly code?: string
+  /** The request's field (Levy's name for it: `metadata`, `description`) it refused. */
+  readonly param?: string
 }> {}
 
 /** The source is not a payment method this processor can use (unknown, expired, consumed). */

@@ -3,18 +3,18 @@
  * for each of its regions, the law on either side of the change (the region as
  * `GET /v1/regions/{code}` shows it: a consumer's credit-card surcharge online) and the fee its
  * own configuration collects on either side at a few amounts for a consumer's credit and debit
- * card, priced the way a charge is (`FeeRaise.chargedFee`). A side is a ruleset on a day: the
+ * card. A side is a ruleset on a day: the
  * same ruleset the day before and the day a dated rule takes effect, or two releases on one day.
+ * The fee is what `POST /v1/estimates` quotes for those inputs (Quote.ts): what a charge collects,
+ * or none where the charge would be refused.
  * Announced when the verdict, the disclosure requirement or a fee differs; a cap that moves
  * without changing the fee collected changes nothing the account sees.
  */
 import type { RulesetChange } from "@levy/api"
-import { type ComplianceRules, RegionInfo, type Ruleset } from "@levy/core"
-import type { Context } from "effect"
-import type { StoredConfig } from "../feeConfigs/Config.js"
-import * as FeeRaise from "../feeConfigs/FeeRaise.js"
-
-type Rules = Context.Tag.Service<ComplianceRules>
+import { type FeeSchedule, RegionInfo, type Ruleset } from "@levy/core"
+import { Either } from "effect"
+import * as Quote from "../estimates/Quote.js"
+import * as Config from "../feeConfigs/Config.js"
 
 /** One side of a change: the ruleset that answers and the ISO day it answers for. */
 export interface Side {
@@ -52,47 +52,51 @@ const termsOf = (info: RegionInfo.RegionInfo): RulesetChange.RegionTerms => ({
   requiresDisclosure: info.requiresDisclosure
 })
 
-/** The fee each point collects under `priced` on `date` (null: the charge is refused). */
+/** The fee each point collects on `side` (null: the charge is refused). */
 const feesOf = (
-  priced: FeeRaise.Priced | undefined,
+  config: Config.StoredConfig,
+  side: PricedSide,
   region: string,
-  currency: string,
-  date: string
+  currency: string
 ): ReadonlyArray<number | null> =>
   CARD_TYPES.flatMap((cardType) =>
-    AMOUNTS.map((amount) =>
-      priced === undefined
-        ? null
-        : (FeeRaise.chargedFee(priced, {
-            amount,
-            currency,
-            context: {
-              region,
-              cardType,
-              cardholder: "consumer",
-              channel: "online",
-              feeType: "surcharge",
-              date
-            }
-          }) ?? null)
-    )
+    AMOUNTS.map((amount) => {
+      if (side.schedule === undefined) return null
+      const quoted = Quote.quote(config, side.schedule, side.ruleset, {
+        amount,
+        currency,
+        region,
+        cardType,
+        cardholder: "consumer",
+        channel: "online",
+        feeType: "surcharge",
+        date: side.date
+      })
+      // A charge collects the quoted fee when it is compliant, and is refused otherwise.
+      return Either.isRight(quoted) && quoted.right.compliant ? quoted.right.convenienceFee : null
+    })
   )
 
-/** A side with the account's configuration ready to price charges under its ruleset. */
+/** A side with the account's schedule (undefined: one the engine refuses, which prices nothing). */
 interface PricedSide extends Side {
-  readonly priced: FeeRaise.Priced | undefined
+  readonly schedule: FeeSchedule.FeeSchedule | undefined
 }
 
 /** `region` across the change; undefined when either side has no rule for it (nothing to compare). */
-const compare = (region: string, before: PricedSide, after: PricedSide): Compared | undefined => {
+const compare = (
+  config: Config.StoredConfig,
+  region: string,
+  before: PricedSide,
+  after: PricedSide
+): Compared | undefined => {
   const was = RegionInfo.describe(before.ruleset, region, before.date)
   const now = RegionInfo.describe(after.ruleset, region, after.date)
   const versions = after.ruleset.places.get(region.toUpperCase())
   if (was === undefined || now === undefined || versions === undefined) return undefined
   const code = now.regionCode
   const currency = versions[0]!.rule.currency
-  const feesBefore = feesOf(before.priced, code, currency, before.date)
-  const feesAfter = feesOf(after.priced, code, currency, after.date)
+  const feesBefore = feesOf(config, before, code, currency)
+  const feesAfter = feesOf(config, after, code, currency)
   const fees = CARD_TYPES.flatMap((cardType, c) =>
     AMOUNTS.map((amount, a) => {
       const i = c * AMOUNTS.length + a
@@ -120,13 +124,13 @@ const compare = (region: string, before: PricedSide, after: PricedSide): Compare
  * `config` (its fees priced under each side's ruleset).
  */
 export const compareAll = (
-  rules: Rules,
-  config: StoredConfig,
+  config: Config.StoredConfig,
   regions: ReadonlyArray<string>,
   before: Side,
   after: Side
 ): ReadonlyArray<Compared> => {
-  const was = { ...before, priced: FeeRaise.priced(rules, config, before.ruleset) }
-  const now = { ...after, priced: FeeRaise.priced(rules, config, after.ruleset) }
-  return regions.flatMap((region) => compare(region, was, now) ?? [])
+  const schedule = Either.getOrUndefined(Config.scheduleOf(config))
+  const was = { ...before, schedule }
+  const now = { ...after, schedule }
+  return regions.flatMap((region) => compare(config, region, was, now) ?? [])
 }

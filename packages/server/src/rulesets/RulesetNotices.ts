@@ -186,7 +186,6 @@ const announceTo = (round: Round, account: Account, tenant: Tenant.Tenant) =>
     for (const change of changes) {
       const done = new Set(yield* repo.announced(tenant, change.id))
       const affected = AccountChange.compareAll(
-        rules,
         config,
         regions.filter((r) => !done.has(r)),
         change.before,

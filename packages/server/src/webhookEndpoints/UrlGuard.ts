@@ -1,18 +1,24 @@
 /**
  * Where a webhook may be sent (docs/design.md §8). Checked when an endpoint is created or
  * updated, and again by the dispatcher at delivery time (a name may resolve elsewhere by
- * then): an absolute http(s) URL of at most 2048 characters; in live mode HTTPS only and
- * no address that reaches into our own network — loopback, private, link-local, CGNAT,
- * "this network", cloud metadata, special-purpose and reserved IPv4, multicast, broadcast,
- * NAT64 and 6to4 (which carry an IPv4 address), or an IPv4-mapped IPv6 form of one of those. Test mode
- * allows plain http, and loopback when the server runs for development (`LoopbackTargets`),
- * so developers can receive events on their machine, but nothing else internal. Every address a name resolves to must pass, so a DNS answer that
- * mixes a public and a private address is refused.
+ * then): an absolute http(s) URL of at most 2048 characters that can be sent to as it is
+ * (credentials that decode, a port that can be connected to); in live mode HTTPS only. Every
+ * address the host is, or resolves to, must be public: what `ipaddr.js` names `unicast`, and
+ * for IPv6 also within global unicast space (2000::/3), so loopback, private, link-local,
+ * CGNAT, site-local, reserved, documentation, multicast and every other special range are
+ * refused, as are the IPv6 forms that carry an IPv4 address a translator or relay would reach
+ * (NAT64, SIIT, 6to4, Teredo, the deprecated IPv4-compatible `::a.b.c.d`). An IPv4-mapped
+ * address (`::ffff:a.b.c.d`) is judged as the IPv4 it is: a connection to it goes there.
+ * Test mode allows plain http, and loopback when the server runs for development
+ * (`LoopbackTargets`), so developers can receive events on their machine, but nothing else
+ * internal. Every address a name resolves to must pass, so a DNS answer that mixes a public
+ * and a private address is refused.
  */
 import { lookup as dnsLookup } from "node:dns/promises"
-import { BlockList, isIP } from "node:net"
+import { isIP } from "node:net"
 import { ApiError } from "@levy/api"
 import { Duration, Effect } from "effect"
+import ipaddr from "ipaddr.js"
 
 /** Longest URL accepted. */
 export const MAX_URL_LENGTH = 2048
@@ -43,83 +49,39 @@ export const systemLookup: Lookup = async (host) => {
 /** How long a name may take to resolve before the URL is refused. */
 const LOOKUP_TIMEOUT = Duration.seconds(5)
 
-const subnets = (entries: ReadonlyArray<readonly [string, number, "ipv4" | "ipv6"]>) => {
-  const list = new BlockList()
-  for (const [network, prefix, type] of entries) list.addSubnet(network, prefix, type)
-  return list
+/** The address space public IPv6 hosts are in (RFC 4291 §2.4); the rest is not for us to reach. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR("2000::/3")
+
+/** Cloud metadata services (AWS, GCP, Azure: 169.254.169.254; AWS over IPv6: fd00:ec2::254). */
+const METADATA = new Set(
+  ["169.254.169.254", "fd00:ec2::254"].map((a) => ipaddr.parse(a).toNormalizedString())
+)
+
+const TRANSLATED = "an IPv6 address that translates to IPv4 (NAT64, SIIT, 6to4, Teredo)"
+const SPECIAL = "a special-purpose (reserved, documentation, benchmarking or protocol) address"
+
+/**
+ * What an address in each of `ipaddr.js`'s ranges is, for the message. Only `unicast` is ever
+ * a target; a range not named here (one a later version adds) is refused as special-purpose.
+ */
+const REASONS: Readonly<Record<string, string>> = {
+  private: "a private address",
+  uniqueLocal: "a private address",
+  linkLocal: "a link-local address",
+  carrierGradeNat: "a shared (CGNAT) address",
+  unspecified: "an unspecified address",
+  multicast: "a multicast address",
+  broadcast: "the broadcast address",
+  deprecatedSiteLocal: "a site-local address",
+  // They carry an IPv4 address that a gateway reaches for us: any IPv4, internal ones included.
+  rfc6052: TRANSLATED,
+  rfc6145: TRANSLATED,
+  "6to4": TRANSLATED,
+  teredo: TRANSLATED
 }
-
-// Node's BlockList also matches IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) against IPv4 rules.
-const LOOPBACK = subnets([
-  ["127.0.0.0", 8, "ipv4"],
-  ["::1", 128, "ipv6"]
-])
-
-/** Never a webhook target, in either mode; each with why, for the message. */
-const FORBIDDEN: ReadonlyArray<readonly [BlockList, string]> = [
-  [
-    subnets([
-      ["169.254.169.254", 32, "ipv4"],
-      ["fd00:ec2::254", 128, "ipv6"]
-    ]),
-    "a cloud metadata address"
-  ],
-  [
-    subnets([
-      ["10.0.0.0", 8, "ipv4"],
-      ["172.16.0.0", 12, "ipv4"],
-      ["192.168.0.0", 16, "ipv4"],
-      ["fc00::", 7, "ipv6"]
-    ]),
-    "a private address"
-  ],
-  [
-    subnets([
-      ["169.254.0.0", 16, "ipv4"],
-      ["fe80::", 10, "ipv6"]
-    ]),
-    "a link-local address"
-  ],
-  [subnets([["100.64.0.0", 10, "ipv4"]]), "a shared (CGNAT) address"],
-  // IPv6 forms that carry an IPv4 address a gateway reaches for us: any IPv4 (internal ones
-  // included) behind NAT64 or 6to4.
-  [
-    subnets([
-      ["64:ff9b::", 96, "ipv6"],
-      ["64:ff9b:1::", 48, "ipv6"],
-      ["2002::", 16, "ipv6"]
-    ]),
-    "an IPv6 address that translates to IPv4 (NAT64, 6to4)"
-  ],
-  [
-    subnets([
-      ["192.0.0.0", 24, "ipv4"],
-      ["198.18.0.0", 15, "ipv4"],
-      ["240.0.0.0", 4, "ipv4"]
-    ]),
-    "a special-purpose (IETF protocol, benchmarking or reserved) address"
-  ],
-  [
-    subnets([
-      ["224.0.0.0", 4, "ipv4"],
-      ["ff00::", 8, "ipv6"]
-    ]),
-    "a multicast address"
-  ],
-  [subnets([["255.255.255.255", 32, "ipv4"]]), "the broadcast address"],
-  [
-    subnets([
-      ["0.0.0.0", 8, "ipv4"],
-      ["::", 128, "ipv6"]
-    ]),
-    "an unspecified address"
-  ]
-]
 
 const refuse = (message: string) =>
   new ApiError.InvalidRequestError({ code: "url_invalid", param: "url", message })
-
-const typeOf = (a: Address) => (a.family === 6 ? "ipv6" : "ipv4")
 
 /** Where a target is checked: its mode, and whether loopback is allowed in test mode. */
 export interface Mode {
@@ -128,28 +90,40 @@ export interface Mode {
   readonly allowLoopback?: boolean | undefined
 }
 
-/** What an address is: the reason it is never a target, "loopback", or null (public). */
-const classify = (a: Address): string | null => {
-  for (const [list, reason] of FORBIDDEN) if (list.check(a.address, typeOf(a))) return reason
-  return LOOPBACK.check(a.address, typeOf(a)) ? LOOPBACK_CLASS : null
-}
-
 const LOOPBACK_CLASS = "loopback"
 
+/** What an address is: the reason it is never a target, "loopback", or null (public). */
+const classify = (text: string): string | null => {
+  if (!ipaddr.isValid(text)) return "not an IP address"
+  const parsed = ipaddr.parse(text)
+  // A connection to an IPv4-mapped address goes to the IPv4 address itself.
+  const ip =
+    parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed
+  if (METADATA.has(ip.toNormalizedString())) return "a cloud metadata address"
+  const range = ip.range()
+  if (range === "loopback") return LOOPBACK_CLASS
+  if (range !== "unicast") return REASONS[range] ?? SPECIAL
+  // ipaddr.js calls every IPv6 address outside its named ranges unicast, the unassigned and
+  // the deprecated IPv4-compatible `::a.b.c.d` (`[::7f00:1]`) included: only 2000::/3 is global.
+  if (ip.kind() === "ipv6" && !ip.match(GLOBAL_UNICAST)) return SPECIAL
+  return null
+}
+
 /**
- * `classify` remembered by address: the dispatcher checks the target at every delivery, and
- * `BlockList.check` builds a `SocketAddress` per list and call (docs/performance.md "Webhook
- * delivery"). What an address is never changes; at most 10,000 are kept.
+ * `classify` remembered by address: the dispatcher checks the target at every delivery
+ * (docs/performance.md "Webhook delivery"). What an address is never changes; at most 10,000
+ * are kept.
  */
 const classes = new Map<string, string | null>()
 
 const classOf = (a: Address): string | null => {
-  const key = `${a.family}/${a.address}`
-  let found = classes.get(key)
+  let found = classes.get(a.address)
   if (found === undefined) {
-    found = classify(a)
+    found = classify(a.address)
     if (classes.size >= 10_000) classes.clear()
-    classes.set(key, found)
+    classes.set(a.address, found)
   }
   return found
 }
@@ -167,7 +141,25 @@ export const forbiddenReason = (a: Address, options: Mode) => {
   return undefined
 }
 
-/** The URL parsed, if it is an absolute http(s) URL with a host, within the length limit. */
+/**
+ * The `Authorization` value a request to `url` carries: its user name and password, decoded,
+ * as Basic credentials (what node:http made of them); null when it has none, undefined when
+ * they do not decode (`%zz`). The guard refuses such a URL and the sender never sends one.
+ */
+export const authorizationOf = (url: URL): string | null | undefined => {
+  if (url.username === "" && url.password === "") return null
+  try {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+    return `Basic ${Buffer.from(credentials).toString("base64")}`
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The URL parsed, if it is an absolute http(s) URL with a host, within the length limit, that
+ * can be sent to as it is written.
+ */
 const parse = (
   text: string,
   livemode: boolean
@@ -186,6 +178,15 @@ const parse = (
   }
   if (livemode && url.protocol !== "https:") {
     return Effect.fail(refuse("Live-mode webhook endpoints must use https."))
+  }
+  if (authorizationOf(url) === undefined) {
+    return Effect.fail(
+      refuse("The URL's user name or password is not valid percent-encoding (write '%' as '%25').")
+    )
+  }
+  // `URL` refuses ports above 65535; 0 parses but cannot be connected to.
+  if (url.port === "0") {
+    return Effect.fail(refuse("The URL's port must be between 1 and 65535."))
   }
   return Effect.succeed(url)
 }

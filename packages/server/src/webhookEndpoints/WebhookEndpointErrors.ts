@@ -14,3 +14,12 @@ export class WebhookUrlRefused extends Data.TaggedError("WebhookUrlRefused")<{
   readonly url: string
   readonly message: string
 }> {}
+
+/**
+ * The account already has `limit` endpoints in this mode (disabled ones count): every enabled
+ * endpoint is one more POST per event (docs/design.md §8).
+ */
+export class WebhookEndpointLimitReached extends Data.TaggedError("WebhookEndpointLimitReached")<{
+  readonly livemode: boolean
+  readonly limit: number
+}> {}

@@ -1,7 +1,8 @@
 /**
  * Creating a webhook endpoint (docs/design.md §8), free of HTTP: its URL checked for the
  * tenant's mode, a fresh signing secret made, and the endpoint answered with that secret,
- * the only time it is shown (stored sealed for the request's key).
+ * the only time it is shown (stored sealed for the request's key). At most
+ * `MAX_ENDPOINTS` (16) per account and mode, counted by the store.
  */
 import { WebhookEndpoint, type WebhookEndpointCreate } from "@levy/api"
 import {
@@ -18,10 +19,13 @@ import type * as Written from "../idempotency/Written.js"
 import * as EndpointUrl from "./EndpointUrl.js"
 import { recorded } from "./Recorded.js"
 import * as Secrets from "./Secrets.js"
-import type { WebhookUrlRefused } from "./WebhookEndpointErrors.js"
+import { WebhookEndpointLimitReached, type WebhookUrlRefused } from "./WebhookEndpointErrors.js"
 import * as Wire from "./Wire.js"
 
-export type CreateWebhookEndpointError = WebhookUrlRefused | StorageError
+export type CreateWebhookEndpointError =
+  | WebhookUrlRefused
+  | WebhookEndpointLimitReached
+  | StorageError
 
 export type WebhookEndpointServices =
   | WebhookEndpointRepository
@@ -59,6 +63,10 @@ export const createWebhookEndpoint = (
       Effect.map(repo.create(endpoint), (e) => Wire.endpoint(e, secret))
     ).pipe(
       // A fresh random id: a clash is a defect, not the caller's.
-      Effect.catchTag("DuplicateRecord", (e) => Effect.die(e))
+      Effect.catchTag("DuplicateRecord", (e) => Effect.die(e)),
+      // The store counts, so creates at once cannot pass the limit together.
+      Effect.catchTag("LimitReached", ({ limit }) =>
+        Effect.fail(new WebhookEndpointLimitReached({ livemode: tenant.livemode, limit }))
+      )
     )
   })

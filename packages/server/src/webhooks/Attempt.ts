@@ -19,7 +19,7 @@ import {
   type WebhookEndpoint,
   WebhookEndpointRepository
 } from "@levy/storage"
-import { Effect, Option, Runtime } from "effect"
+import { Cause, Effect, Either, Option, Runtime } from "effect"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as UrlGuard from "../webhookEndpoints/UrlGuard.js"
 import type { DispatcherConfig } from "./DispatcherConfig.js"
@@ -141,7 +141,7 @@ export const make = Effect.gen(function* () {
         nowMs: number
       ) =>
         RetryPolicy.next(config.retry, {
-          attempts: d.attempts + 1,
+          attempts: d.attempts + 1 - d.attemptsAtQueue,
           statusCode,
           retryAfter,
           nowMs,
@@ -182,6 +182,14 @@ export const make = Effect.gen(function* () {
       }
       const target = guard.right
       const route = Sender.routeOf(target.url, target.addresses[0]!, livemode)
+      if (Either.isLeft(route)) {
+        const nowMs = now()
+        const error = Sender.unsendable(route.left).error
+        for (const { delivery } of sendable) {
+          done(delivery, outcome(readMs, null, error, retry(delivery, null, null, nowMs), nowMs))
+        }
+        return
+      }
 
       yield* Effect.async<void>((resume) => {
         let pending = sendable.length
@@ -190,8 +198,8 @@ export const make = Effect.gen(function* () {
           done(d, result)
           if (--pending === 0) resume(Effect.void)
         }
-        for (const { delivery: d, event } of sendable) {
-          const startedMs = now()
+        /** Signs and sends `event`; `end` is called once with the outcome. */
+        const send = (d: WebhookDelivery, event: Event, startedMs: number): Sender.InFlight => {
           const body = Payload.body(event)
           const signature = Signer.sign(secrets, Math.floor(startedMs / 1000), body)
           const message: Sender.Message = {
@@ -209,43 +217,55 @@ export const make = Effect.gen(function* () {
             timeoutMs: config.timeoutMs,
             maxResponseBytes: config.maxResponseBytes
           }
-          inFlight.push(
-            Sender.dispatch(route, message, (result) => {
-              const endMs = now()
-              if (result._tag === "NoResponse") {
-                const next = retry(d, null, null, endMs)
-                return end(d, outcome(startedMs, null, result.error, next, endMs))
-              }
-              const { statusCode, retryAfter } = result
-              if (statusCode >= 200 && statusCode < 300) {
-                return end(d, outcome(startedMs, statusCode, null, "succeeded", endMs))
-              }
-              if (statusCode === 410) {
-                // The receiver says the endpoint is gone for good: stop sending to it, and
-                // record the attempt once it is disabled.
-                cache.delete(`${accountId}/${livemode}/${endpoint.id}`)
-                const gone = outcome(startedMs, 410, "410 Gone: endpoint disabled", "failed", endMs)
-                Runtime.runCallback(runtime)(
-                  endpoints.update(tenant, endpoint.id, { status: "disabled" }).pipe(
-                    Effect.catchTag("RecordNotFound", () => Effect.void),
-                    Effect.tapErrorCause((cause) =>
-                      Effect.logWarning("webhook endpoint not disabled after 410", cause)
-                    )
-                  ),
-                  // Store unavailable: not recorded, so the lease lapses and the next
-                  // attempt meets the 410 again.
-                  { onExit: (exit) => end(d, exit._tag === "Success" ? gone : Option.none()) }
-                )
-                return
-              }
-              const error =
-                statusCode >= 300 && statusCode < 400
-                  ? `redirect (${statusCode}) not followed`
-                  : `HTTP ${statusCode}`
-              const next = retry(d, statusCode, retryAfter, endMs)
-              end(d, outcome(startedMs, statusCode, error, next, endMs))
-            })
-          )
+          return Sender.dispatch(route.right, message, (result) => {
+            const endMs = now()
+            if (result._tag === "NoResponse") {
+              const next = retry(d, null, null, endMs)
+              return end(d, outcome(startedMs, null, result.error, next, endMs))
+            }
+            const { statusCode, retryAfter } = result
+            if (statusCode >= 200 && statusCode < 300) {
+              return end(d, outcome(startedMs, statusCode, null, "succeeded", endMs))
+            }
+            if (statusCode === 410) {
+              // The receiver says the endpoint is gone for good: stop sending to it, and
+              // record the attempt once it is disabled.
+              cache.delete(`${accountId}/${livemode}/${endpoint.id}`)
+              const gone = outcome(startedMs, 410, "410 Gone: endpoint disabled", "failed", endMs)
+              Runtime.runCallback(runtime)(
+                endpoints.update(tenant, endpoint.id, { status: "disabled" }).pipe(
+                  Effect.catchTag("RecordNotFound", () => Effect.void),
+                  Effect.tapErrorCause((cause) =>
+                    Effect.logWarning("webhook endpoint not disabled after 410", cause)
+                  )
+                ),
+                // Store unavailable: not recorded, so the lease lapses and the next
+                // attempt meets the 410 again.
+                { onExit: (exit) => end(d, exit._tag === "Success" ? gone : Option.none()) }
+              )
+              return
+            }
+            const error =
+              statusCode >= 300 && statusCode < 400
+                ? `redirect (${statusCode}) not followed`
+                : `HTTP ${statusCode}`
+            const next = retry(d, statusCode, retryAfter, endMs)
+            end(d, outcome(startedMs, statusCode, error, next, endMs))
+          })
+        }
+        for (const { delivery: d, event } of sendable) {
+          const startedMs = now()
+          try {
+            inFlight.push(send(d, event, startedMs))
+          } catch (e) {
+            // A request that cannot be made (its payload, its signature) still ends its
+            // attempt, recorded and retried on the schedule: never a lease left to lapse and
+            // the delivery tried again every minute with nothing recorded.
+            Runtime.runSync(runtime)(Effect.logError("webhook request not made", Cause.die(e)))
+            const endMs = now()
+            const error = "not sent: the request could not be made (internal error)"
+            end(d, outcome(startedMs, null, error, retry(d, null, null, endMs), endMs))
+          }
         }
         // On interruption: drop the connections (or never send, when not yet on one).
         return Effect.sync(() => {

@@ -15,6 +15,11 @@ export interface RetrySchedule {
   readonly giveUpAfterMs: number
   /** Each delay is scaled by a random factor in [1 - jitter, 1 + jitter] (0 ≤ jitter < 1). */
   readonly jitter: number
+  /**
+   * Attempts per delivery at most (counted from its last queueing: a resend starts again),
+   * then it is marked failed: a bound on what one event costs, whatever the schedule.
+   */
+  readonly maxAttempts: number
 }
 
 export interface DispatcherConfig {
@@ -48,12 +53,16 @@ export interface DispatcherConfig {
 const SECOND = 1000
 const HOUR = 3600 * SECOND
 
-/** Production's schedule: 1 min, 2 min, 4 min … capped at 12 h, for 3 days (about 15 attempts). */
+/**
+ * Production's schedule: 1 min, 2 min, 4 min … capped at 12 h, for 3 days (about 15 attempts,
+ * 17 at most with the jitter), and never more than 20 attempts.
+ */
 export const DEFAULT_RETRY: RetrySchedule = {
   initialDelayMs: 60 * SECOND,
   maxDelayMs: 12 * HOUR,
   giveUpAfterMs: 72 * HOUR,
-  jitter: 0.2
+  jitter: 0.2,
+  maxAttempts: 20
 }
 
 export const defaults: DispatcherConfig = {

@@ -2,16 +2,12 @@
  * Dispatcher settings from the environment, each optional (the defaults are production's):
  * `LEVY_WEBHOOK_POLL_MS`, `LEVY_WEBHOOK_CONCURRENCY`, `LEVY_WEBHOOK_TIMEOUT_MS`,
  * `LEVY_WEBHOOK_LEASE_MS`, `LEVY_WEBHOOK_RETRY_INITIAL_MS`, `LEVY_WEBHOOK_RETRY_MAX_MS`,
- * `LEVY_WEBHOOK_GIVE_UP_MS`. Operators tune throughput; tests run the schedule in seconds
+ * `LEVY_WEBHOOK_GIVE_UP_MS`, `LEVY_WEBHOOK_MAX_ATTEMPTS`. Operators tune throughput; tests run the schedule in seconds
  * against a real `levy serve`.
  */
-import { Config, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
+import { positive } from "../EnvSetting.js"
 import { type DispatcherConfig, defaults } from "./DispatcherConfig.js"
-
-const positive = (name: string) =>
-  Config.option(
-    Config.integer(name).pipe(Config.validate({ message: "must be > 0", validation: (n) => n > 0 }))
-  )
 
 const or = (value: Option.Option<number>, fallback: number) =>
   Option.getOrElse(value, () => fallback)
@@ -24,6 +20,7 @@ export const fromEnv = Effect.gen(function* () {
   const initial = yield* positive("LEVY_WEBHOOK_RETRY_INITIAL_MS")
   const max = yield* positive("LEVY_WEBHOOK_RETRY_MAX_MS")
   const giveUp = yield* positive("LEVY_WEBHOOK_GIVE_UP_MS")
+  const maxAttempts = yield* positive("LEVY_WEBHOOK_MAX_ATTEMPTS")
   const config: DispatcherConfig = {
     ...defaults,
     pollIntervalMs: or(poll, defaults.pollIntervalMs),
@@ -34,7 +31,8 @@ export const fromEnv = Effect.gen(function* () {
       ...defaults.retry,
       initialDelayMs: or(initial, defaults.retry.initialDelayMs),
       maxDelayMs: or(max, defaults.retry.maxDelayMs),
-      giveUpAfterMs: or(giveUp, defaults.retry.giveUpAfterMs)
+      giveUpAfterMs: or(giveUp, defaults.retry.giveUpAfterMs),
+      maxAttempts: or(maxAttempts, defaults.retry.maxAttempts)
     }
   }
   return config

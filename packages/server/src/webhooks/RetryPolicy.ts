@@ -1,7 +1,8 @@
 /**
  * What follows a failed attempt (docs/design.md §8): exponential backoff with jitter until the
- * give-up horizon, except that a 429 or 503 with `Retry-After` is retried when the receiver
- * asked (still within the horizon).
+ * give-up horizon or the last attempt allowed. A 429 or 503 with `Retry-After` may only
+ * lengthen the wait, never shorten it (a receiver answering `Retry-After: 0` would otherwise
+ * set Levy's pace: one POST per poll), and never past the horizon.
  */
 import type { RetrySchedule } from "./DispatcherConfig.js"
 
@@ -26,7 +27,7 @@ export const parseRetryAfter = (value: string | null, nowMs: number): number | u
 }
 
 export interface FailedAttempt {
-  /** Attempts made so far, this one included. */
+  /** Attempts made since the delivery was queued (or resent), this one included. */
   readonly attempts: number
   readonly statusCode: number | null
   readonly retryAfter: string | null
@@ -37,15 +38,22 @@ export interface FailedAttempt {
   readonly random: number
 }
 
-/** When to try again after a failed attempt, or `failed` once past the horizon. */
+/**
+ * When to try again after a failed attempt, or `failed` once the attempts allowed are made or
+ * the backoff would fall past the horizon. A longer wait asked for by `Retry-After` is kept,
+ * up to the horizon: the last attempt is then made there.
+ */
 export const next = (schedule: RetrySchedule, a: FailedAttempt): Next => {
+  if (a.attempts >= schedule.maxAttempts) return "failed"
+  const horizonMs = a.createdMs + schedule.giveUpAfterMs
+  const backoff = Math.round(
+    baseDelayMs(schedule, a.attempts) * (1 + schedule.jitter * (2 * a.random - 1))
+  )
+  if (a.nowMs + backoff > horizonMs) return "failed"
   const asked =
     a.statusCode === 429 || a.statusCode === 503
       ? parseRetryAfter(a.retryAfter, a.nowMs)
       : undefined
-  const delay =
-    asked ??
-    Math.round(baseDelayMs(schedule, a.attempts) * (1 + schedule.jitter * (2 * a.random - 1)))
-  const retryAtMs = a.nowMs + delay
-  return retryAtMs > a.createdMs + schedule.giveUpAfterMs ? "failed" : { retryAtMs }
+  const delay = asked !== undefined && asked > backoff ? asked : backoff
+  return { retryAtMs: Math.min(a.nowMs + delay, horizonMs) }
 }

@@ -11,9 +11,9 @@
  * The request is dispatched with a bare handler, so no response stream is built either.
  */
 import type { LookupFunction } from "node:net"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { type Dispatcher, Pool } from "undici"
-import type { Address } from "../webhookEndpoints/UrlGuard.js"
+import { type Address, authorizationOf } from "../webhookEndpoints/UrlGuard.js"
 
 export interface SendRequest {
   readonly url: URL
@@ -48,6 +48,12 @@ export interface Message {
 export type SendResult =
   | { readonly _tag: "Response"; readonly statusCode: number; readonly retryAfter: string | null }
   | { readonly _tag: "NoResponse"; readonly error: string }
+
+/** No request made: `why` the URL cannot be sent to. */
+export const unsendable = (why: string): Extract<SendResult, { _tag: "NoResponse" }> => ({
+  _tag: "NoResponse",
+  error: `not sent: ${why}`
+})
 
 /** Connects to `address` whatever the name: the guard's answer is the one used. */
 const pinned =
@@ -117,19 +123,25 @@ const headerOf = (raw: ReadonlyArray<Buffer>, name: string): string | null => {
 
 /**
  * The route to `url` at `address`: worked out once for the deliveries a dispatcher sends
- * together to one endpoint, not per request.
+ * together to one endpoint, not per request. Left, saying why, when the URL cannot be sent
+ * to as it is (credentials that do not decode): the guard refuses such a URL, but one stored
+ * before it did must still end its attempt, recorded, rather than throw.
  */
-export const routeOf = (url: URL, address: Address, livemode: boolean): Route => {
-  const authorization =
-    url.username === "" && url.password === ""
-      ? null
-      : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`
-  return {
+export const routeOf = (
+  url: URL,
+  address: Address,
+  livemode: boolean
+): Either.Either<Route, string> => {
+  const authorization = authorizationOf(url)
+  if (authorization === undefined) {
+    return Either.left("the URL's user name or password is not valid percent-encoding")
+  }
+  return Either.right({
     pool: poolFor(url, address, livemode),
     origin: url.origin,
     path: `${url.pathname}${url.search}`,
     authorization
-  }
+  })
 }
 
 /**
@@ -258,8 +270,10 @@ export const send = (r: SendRequest): Effect.Effect<SendResult> =>
   Effect.async<SendResult>((resume) => {
     const headers: Array<string> = []
     for (const [name, value] of Object.entries(r.headers)) headers.push(name, value)
+    const route = routeOf(r.url, r.address, r.livemode)
+    if (Either.isLeft(route)) return resume(Effect.succeed(unsendable(route.left)))
     const inFlight = dispatch(
-      routeOf(r.url, r.address, r.livemode),
+      route.right,
       { headers, body: r.body, timeoutMs: r.timeoutMs, maxResponseBytes: r.maxResponseBytes },
       (result) => resume(Effect.succeed(result))
     )

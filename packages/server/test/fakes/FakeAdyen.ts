@@ -111,6 +111,22 @@ const adyenError = (
   errorType: string
 ): FakeResponse => ({ status, body: { status, errorCode, message, errorType } })
 
+/**
+ * Adyen's published `metadata` limits for /payments: at most 20 pairs (error 177 "Metadata
+ * size exceeds limit"), keys of at most 20 characters (error 178 "Metadata key size exceeds
+ * limit"). The 80-character limit on values has no documented error code, so the fake does
+ * not enforce it.
+ */
+const metadataRefusal = (metadata: unknown): FakeResponse | undefined => {
+  if (metadata === undefined || metadata === null || typeof metadata !== "object") return undefined
+  const keys = Object.keys(metadata)
+  if (keys.length > 20) return adyenError(422, "177", "Metadata size exceeds limit", "validation")
+  if (keys.some((key) => key.length > 20)) {
+    return adyenError(422, "178", "Metadata key size exceeds limit", "validation")
+  }
+  return undefined
+}
+
 /** The card number in a `test_`-prefixed "encrypted" field. */
 const cardNumber = (encrypted: unknown): string | undefined =>
   typeof encrypted === "string" && encrypted.startsWith("test_")
@@ -181,6 +197,8 @@ export const startFakeAdyen = async (options: FakeAdyenOptions = {}) => {
     if (typeof body.reference !== "string" || body.reference === "") {
       return adyenError(422, "130", "Required field 'reference' is not provided.", "validation")
     }
+    const refused = metadataRefusal(body.metadata)
+    if (refused !== undefined) return refused
     const card = number === undefined ? undefined : ADYEN_TEST_CARDS[number]
     if (card === undefined) {
       return adyenError(422, "174", "Unable to decrypt data", "validation")

@@ -5,7 +5,8 @@
  * answer replayed with `Idempotent-Replayed: true`; a key reused with other parameters is a
  * 400 `idempotency_error`), card declines as 402 `card_error` with a `decline_code`, and
  * webhook events signed the way Stripe signs them (`Stripe-Signature: t=…,v1=…`, HMAC-SHA256
- * of `t.payload` with the endpoint's `whsec_` secret).
+ * of `t.payload` with the endpoint's `whsec_` secret), and metadata within Stripe's published
+ * limits (400 `invalid_request_error` naming `metadata` or `metadata[key]` otherwise).
  *
  * Endpoints: GET /v1/payment_methods/:id, GET /v1/confirmation_tokens/:id,
  * POST /v1/payment_intents (confirm=true), GET /v1/payment_intents/:id,
@@ -129,6 +130,37 @@ const error = (status: number, body: Record<string, unknown>): FakeResponse => (
   status,
   body: { error: body }
 })
+
+/**
+ * Stripe's published metadata limits (docs.stripe.com/api/metadata): at most 50 keys, keys of
+ * at most 40 characters without square brackets, string values of at most 500 characters.
+ * A key with a bracket reaches the form decoder as a nested object, so it is refused as a
+ * value that is not a string, as Stripe refuses it.
+ */
+const metadataRefusal = (metadata: unknown): FakeResponse | undefined => {
+  if (metadata === undefined) return undefined
+  const refuse = (param: string, message: string) =>
+    error(400, { type: "invalid_request_error", code: "parameter_invalid", param, message })
+  if (typeof metadata !== "object" || metadata === null) {
+    return refuse("metadata", "Invalid metadata: send a hash of keys and values.")
+  }
+  const entries = Object.entries(metadata)
+  if (entries.length > 50) return refuse("metadata", "Invalid metadata: 50 keys at most.")
+  for (const [key, value] of entries) {
+    if (typeof value !== "string") {
+      return refuse(
+        `metadata[${key}]`,
+        "Invalid metadata: values must be strings, and keys cannot contain square brackets."
+      )
+    }
+    if (key.length > 40)
+      return refuse(`metadata[${key}]`, "Invalid metadata: keys of 40 characters at most.")
+    if (value.length > 500) {
+      return refuse(`metadata[${key}]`, "Invalid metadata: values of 500 characters at most.")
+    }
+  }
+  return undefined
+}
 
 const missing = (kind: string, id: string, param: string) =>
   error(404, {
@@ -255,6 +287,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
         message: "Invalid positive integer"
       })
     }
+    const refused = metadataRefusal(params.metadata)
+    if (refused !== undefined) return refused
     const source = String(params.payment_method ?? params.confirmation_token ?? "")
     const card = cardOf(source)
     if (card === undefined) {
@@ -293,6 +327,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
   }
 
   const createRefund = (params: Record<string, unknown>) => {
+    const refused = metadataRefusal(params.metadata)
+    if (refused !== undefined) return refused
     const target = String(params.payment_intent ?? params.charge ?? "")
     const payment = findPayment(target)
     if (payment === undefined || payment.status !== "succeeded") {

@@ -328,3 +328,31 @@ describe("Adyen adapter: notifications", () => {
     expect(Either.isLeft(outcome) && outcome.left.reason).toBe("malformed")
   })
 })
+
+describe("Adyen adapter: metadata and Adyen's published limits (second review, item 13)", () => {
+  const keys = (n: number) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`k${String(i).padStart(19, "0")}`, "v"])
+    )
+
+  it("the most a request may carry (17 keys) with Levy's three fit Adyen's 20", async () => {
+    const metadata = { ...keys(17), levy_charge: "ch_123", levy_account: "acct_1" }
+    const charge = request({ metadata })
+    expect(Either.getOrThrow(await run(adapter().charge(charge)))._tag).toBe("Succeeded")
+    const sent = sentFor(charge.idempotencyKey)[0]?.body as { metadata: Record<string, string> }
+    expect(Object.keys(sent.metadata)).toHaveLength(20)
+  })
+
+  it("one more key is Adyen's error 177, refused as the request's metadata", async () => {
+    const metadata = { ...keys(18), levy_charge: "ch_123", levy_account: "acct_1" }
+    const refused = await run(adapter().charge(request({ metadata })))
+    expect(Either.isLeft(refused)).toBe(true)
+    if (Either.isLeft(refused)) {
+      expect(refused.left).toMatchObject({
+        _tag: "ProcessorRefused",
+        code: "177",
+        param: "metadata"
+      })
+    }
+  })
+})

@@ -299,3 +299,30 @@ describe("Stripe adapter: events", () => {
     expect(Either.isLeft(outcome) && outcome.left.reason).toBe("signature")
   })
 })
+
+describe("Stripe adapter: metadata and Stripe's published limits (second review, item 13)", () => {
+  /** `n` keys of Levy's longest (20 characters) with its longest values (80). */
+  const widest = (n: number) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`k${String(i).padStart(19, "0")}`, "v".repeat(80)])
+    )
+
+  it("the most a request may carry (17 keys) and Levy's two are all sent, with the adapter's two", async () => {
+    const metadata = { ...widest(17), levy_charge: "ch_123", levy_account: "acct_1" }
+    const charge = request({ metadata })
+    expect(Either.getOrThrow(await run(adapter().charge(charge)))._tag).toBe("Succeeded")
+    const sent = sentFor(charge.idempotencyKey)[0]?.params.metadata as Record<string, string>
+    expect(Object.keys(sent)).toHaveLength(21)
+    expect(sent).toMatchObject(metadata)
+  })
+
+  it("metadata Stripe refuses (51 keys, a key with a bracket) is refused as the request's metadata, not the configuration", async () => {
+    for (const metadata of [widest(49), { "items[0]": "shoe" }]) {
+      const refused = await run(adapter().charge(request({ metadata })))
+      expect(Either.isLeft(refused)).toBe(true)
+      if (Either.isLeft(refused)) {
+        expect(refused.left).toMatchObject({ _tag: "ProcessorRefused", param: "metadata" })
+      }
+    }
+  })
+})

@@ -116,8 +116,16 @@ export const make = Effect.gen(function* () {
           return Effect.fail(
             new DuplicateRecord({ entity: "charge_processor_key", id: c.processorKey })
           )
+        // A quote is in use while a charge that named it is pending or succeeded.
+        const quoted =
+          c.estimate == null ? undefined : chargeKeys.get(byKey(tenant, `e:${c.estimate}`))
+        if (quoted !== undefined && charges.get(key(c.accountId, quoted))?.status !== "failed")
+          return Effect.fail(
+            new DuplicateRecord({ entity: "charge_estimate", id: c.estimate ?? "" })
+          )
         const charge = newRecord(c)
         w.put(CHARGES, key(c.accountId, c.id), charge)
+        if (c.estimate != null) w.put(CHARGE_KEYS, byKey(tenant, `e:${c.estimate}`), c.id)
         if (c.idempotencyKey !== null)
           w.put(CHARGE_KEYS, byKey(tenant, `i:${c.idempotencyKey}`), c.id)
         if (c.processorKey !== null) w.put(CHARGE_KEYS, byKey(tenant, `p:${c.processorKey}`), c.id)

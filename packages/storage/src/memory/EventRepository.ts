@@ -7,9 +7,13 @@ import {
   named
 } from "../EventRepository.js"
 import { DuplicateRecord, RecordNotFound } from "../StorageError.js"
+import type { WebhookDelivery } from "../WebhookDeliveryRepository.js"
 import * as MemoryStore from "./MemoryStore.js"
 
 const TABLE = "events"
+const DELIVERIES = "webhook_deliveries"
+/** The fan-out marks (`memory/WebhookDeliveryRepository.ts`), keyed as the events are. */
+const FANNED_OUT = "events_fanned_out"
 
 export const make = Effect.gen(function* () {
   const store = yield* MemoryStore.MemoryStore
@@ -50,7 +54,23 @@ export const make = Effect.gen(function* () {
         tenant,
         request,
         (e) => request.type === undefined || e.type === request.type
-      )
+      ),
+    purge: (before, limit) =>
+      Effect.suspend(() => {
+        const delivered = new Set(
+          [...store.table<WebhookDelivery>(DELIVERIES).values()].map((d) =>
+            key(d.accountId, d.eventId)
+          )
+        )
+        return MemoryStore.purge<Event>(
+          store,
+          TABLE,
+          (e) => e.created < before && !delivered.has(key(e.accountId, e.id)),
+          (e) => e.created,
+          limit,
+          (w, k) => w.remove(FANNED_OUT, k)
+        )
+      })
   }
   return service
 })

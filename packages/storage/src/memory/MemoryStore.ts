@@ -160,3 +160,27 @@ export const list = <
       onSome: Effect.succeed
     })
   )
+
+/**
+ * Deletes up to `limit` records of `table` that `old` picks, oldest (`age`) first, and with
+ * each what `alongside` removes (a cascade); returns how many: the retention purge's batch.
+ */
+export const purge = <A>(
+  store: MemoryStoreService,
+  table: string,
+  old: (record: A) => boolean,
+  age: (record: A) => number,
+  limit: number,
+  alongside: (writer: Writer, key: string, record: A) => void = () => undefined
+): Effect.Effect<number> =>
+  store.write((w) => {
+    const chosen = [...store.table<A>(table).entries()]
+      .filter(([, record]) => old(record))
+      .sort(([, a], [, b]) => age(a) - age(b))
+      .slice(0, Math.max(0, limit))
+    for (const [key, record] of chosen) {
+      w.remove(table, key)
+      alongside(w, key, record)
+    }
+    return Effect.succeed(chosen.length)
+  })

@@ -54,6 +54,14 @@ export const make = Effect.gen(function* () {
         w.put(NOTIFICATIONS, k, n)
         return Effect.succeed(true)
       }),
+    purge: (beforeMs, limit) =>
+      MemoryStore.purge<ReceivedNotification>(
+        store,
+        NOTIFICATIONS,
+        (n) => n.receivedMs < beforeMs,
+        (n) => n.receivedMs,
+        limit
+      ),
     chargeByReference: (tenant, reference) =>
       findIn(charges, tenant, (c) => c.processorReference === reference),
     chargeByProcessorKey: (tenant, k) => findIn(charges, tenant, (c) => c.processorKey === k),

@@ -66,6 +66,7 @@ export const make = Effect.gen(function* () {
             const rearmed: WebhookDelivery = {
               ...existing,
               status: "pending",
+              attemptsAtQueue: existing.attempts,
               created: Math.floor(now / 1000),
               nextAttemptAtMs: Math.min(existing.nextAttemptAtMs, now)
             }
@@ -81,6 +82,7 @@ export const make = Effect.gen(function* () {
             eventId,
             status: "pending",
             attempts: 0,
+            attemptsAtQueue: 0,
             nextAttemptAtMs: now,
             leaseOwner: null,
             leaseExpiresAtMs: null,
@@ -123,6 +125,7 @@ export const make = Effect.gen(function* () {
                   eventId: e.id,
                   status: "pending",
                   attempts: 0,
+                  attemptsAtQueue: 0,
                   nextAttemptAtMs: now,
                   leaseOwner: null,
                   leaseExpiresAtMs: null,
@@ -204,6 +207,28 @@ export const make = Effect.gen(function* () {
           )
         ),
         (recorded) => recorded.flat()
+      ),
+    purgeAttempts: (before, limit) =>
+      MemoryStore.purge<WebhookAttempt>(
+        store,
+        ATTEMPTS,
+        (a) => a.created < before,
+        (a) => a.created,
+        limit
+      ),
+    purgeFinished: (before, limit) =>
+      MemoryStore.purge<WebhookDelivery>(
+        store,
+        DELIVERIES,
+        (d) => d.status !== "pending" && d.created < before,
+        (d) => d.created,
+        limit,
+        // Its attempts with it, as the foreign key's cascade does in SQL.
+        (w, _, d) => {
+          for (const [k, a] of store.table<WebhookAttempt>(ATTEMPTS)) {
+            if (a.accountId === d.accountId && a.deliveryId === d.id) w.remove(ATTEMPTS, k)
+          }
+        }
       ),
     get: (tenant, id) => Effect.flatten(store.read(() => find(tenant, id))),
     list: (tenant, request) =>

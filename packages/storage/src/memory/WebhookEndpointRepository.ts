@@ -1,9 +1,10 @@
 /** Webhook endpoints in the in-memory store. */
 import { Effect, Layer } from "effect"
 import { SecretBox } from "../SecretBox.js"
-import { DuplicateRecord, RecordNotFound } from "../StorageError.js"
+import { DuplicateRecord, LimitReached, RecordNotFound } from "../StorageError.js"
 import type { Tenant } from "../Tenant.js"
 import {
+  MAX_ENDPOINTS,
   type Previous,
   sealContext,
   strip,
@@ -38,9 +39,16 @@ export const make = Effect.gen(function* () {
   const visible = ({ sealed: _, previous: __, ...e }: Stored): WebhookEndpoint => e
   const service: WebhookEndpointRepositoryService = {
     create: (e) =>
-      store.write((w) => {
+      store.write((w): Effect.Effect<WebhookEndpoint, DuplicateRecord | LimitReached> => {
         if (endpoints.has(key(e.accountId, e.id))) {
           return Effect.fail(new DuplicateRecord({ entity: "webhook_endpoint", id: e.id }))
+        }
+        let count = 0
+        for (const other of endpoints.values()) {
+          if (other.accountId === e.accountId && other.livemode === e.livemode) count++
+        }
+        if (count >= MAX_ENDPOINTS) {
+          return Effect.fail(new LimitReached({ entity: "webhook_endpoint", limit: MAX_ENDPOINTS }))
         }
         const stored: Stored = {
           ...strip(e),

@@ -48,7 +48,9 @@ export const make = Effect.gen(function* () {
             ? new DuplicateRecord({ entity: "charge_idempotency_key", id: c.idempotencyKey ?? "" })
             : constraint === "charges_processor_key"
               ? new DuplicateRecord({ entity: "charge_processor_key", id: c.processorKey ?? "" })
-              : new DuplicateRecord({ entity: "charge", id: c.id })
+              : constraint === "charges_estimate"
+                ? new DuplicateRecord({ entity: "charge_estimate", id: c.estimate ?? "" })
+                : new DuplicateRecord({ entity: "charge", id: c.id })
         }),
         Effect.flatMap(SqlSupport.returned(charges))
       ),

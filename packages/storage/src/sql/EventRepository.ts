@@ -39,7 +39,16 @@ export const make = Effect.gen(function* () {
         tenant,
         request,
         filters: request.type !== undefined ? [sql`type = ${request.type}`] : []
-      })
+      }),
+    // Events being fanned out are locked: skipped, and kept once their deliveries exist.
+    purge: (before, limit) =>
+      sql`DELETE FROM events WHERE (account_id, id) IN (
+          SELECT e.account_id, e.id FROM events e
+          WHERE e.created < ${before} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+            WHERE d.account_id = e.account_id AND d.event_id = e.id)
+          ORDER BY e.created LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING 1`.pipe(SqlSupport.rowCount)
   }
   return service
 })

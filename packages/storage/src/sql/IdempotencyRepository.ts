@@ -111,8 +111,7 @@ export const make = Effect.gen(function* () {
       ),
     purgeExpired: Effect.flatMap(Clock.currentTimeMillis, (now) =>
       sql`DELETE FROM idempotency_records WHERE expires_at_ms <= ${now} RETURNING key`.pipe(
-        SqlSupport.orStorageError,
-        Effect.map((rows) => rows.length)
+        SqlSupport.rowCount
       )
     )
   }

@@ -34,6 +34,12 @@ export const make = Effect.gen(function* () {
         SqlSupport.orStorageError,
         Effect.map((rows) => rows.length === 1)
       ),
+    purge: (beforeMs, limit) =>
+      sql`DELETE FROM processor_notifications
+        WHERE (account_id, livemode, processor, notification_id) IN (
+          SELECT account_id, livemode, processor, notification_id FROM processor_notifications
+          WHERE received < ${beforeMs} ORDER BY received LIMIT ${limit})
+        RETURNING 1`.pipe(SqlSupport.rowCount),
     chargeByReference: (tenant, reference) =>
       sql`SELECT ${charges.select(sql)} FROM charges
         WHERE ${mine(tenant)} AND processor_reference = ${reference}

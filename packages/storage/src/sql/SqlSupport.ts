@@ -70,6 +70,12 @@ export const orStorageError = <A, E, R>(
     (e) => Effect.fail(storageError(e))
   ) as Effect.Effect<A, Exclude<E, SqlError> | StorageError, R>
 
+/** How many rows a statement returned (a `DELETE … RETURNING 1`: how many it deleted). */
+export const rowCount = <E, R>(
+  statement: Effect.Effect<ReadonlyArray<unknown>, E | SqlError, R>
+): Effect.Effect<number, Exclude<E, SqlError> | StorageError, R> =>
+  Effect.map(orStorageError(statement), (rows) => rows.length)
+
 /** Maps a unique violation to `DuplicateRecord(entity, id)` and any other `SqlError` to `StorageError`. */
 export const orDuplicate =
   (entity: string, id: string) =>

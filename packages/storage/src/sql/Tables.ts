@@ -164,7 +164,8 @@ export const charges = T.make<StoredCharge>()("charges", {
   idempotencyKey: T.nullableText(),
   requestFingerprint: T.nullableText(),
   processorReference: T.nullableText(),
-  recoverAfterMs: T.nullableBigint("recover_after")
+  recoverAfterMs: T.nullableBigint("recover_after"),
+  estimate: T.nullableText()
 })
 
 export const refunds = T.make<StoredRefund>()("refunds", {
@@ -225,6 +226,7 @@ export const webhookDeliveries = T.make<WebhookDelivery>()("webhook_deliveries",
   eventId: T.text(),
   status: T.literal("pending", "succeeded", "failed")(),
   attempts: T.integer(),
+  attemptsAtQueue: T.integer(),
   nextAttemptAtMs: T.bigint(),
   leaseOwner: T.nullableText(),
   leaseExpiresAtMs: T.nullableBigint(),

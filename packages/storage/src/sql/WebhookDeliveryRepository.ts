@@ -54,6 +54,7 @@ export const make = Effect.gen(function* () {
           eventId,
           status: "pending",
           attempts: 0,
+          attemptsAtQueue: 0,
           nextAttemptAtMs: now,
           leaseOwner: null,
           leaseExpiresAtMs: null,
@@ -64,6 +65,7 @@ export const make = Effect.gen(function* () {
             ON CONFLICT (account_id, endpoint_id, event_id) ${
               again
                 ? sql`DO UPDATE SET status = 'pending', created = EXCLUDED.created,
+                    attempts_at_queue = webhook_deliveries.attempts,
                     next_attempt_at_ms = LEAST(webhook_deliveries.next_attempt_at_ms, EXCLUDED.next_attempt_at_ms)`
                 : sql`DO NOTHING`
             }
@@ -260,6 +262,21 @@ export const make = Effect.gen(function* () {
           RETURNING d.id`
         return rows.map((r) => r.id)
       }).pipe(SqlSupport.orStorageError),
+    // Oldest first through the age indexes, a bounded batch per statement, so a long backlog
+    // is deleted in short transactions.
+    purgeAttempts: (before, limit) =>
+      sql`DELETE FROM webhook_delivery_attempts WHERE (account_id, id) IN (
+          SELECT account_id, id FROM webhook_delivery_attempts
+          WHERE created < ${before} ORDER BY created LIMIT ${limit})
+        RETURNING 1`.pipe(SqlSupport.rowCount),
+    // A resend makes a finished delivery pending again (and young): the rows are locked as they
+    // are chosen, and one being resent meanwhile is skipped.
+    purgeFinished: (before, limit) =>
+      sql`DELETE FROM webhook_deliveries WHERE (account_id, id) IN (
+          SELECT account_id, id FROM webhook_deliveries
+          WHERE status <> 'pending' AND created < ${before} ORDER BY created LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING 1`.pipe(SqlSupport.rowCount),
     get: (tenant, id) =>
       sql`SELECT ${columns} FROM webhook_deliveries
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${id}`.pipe(

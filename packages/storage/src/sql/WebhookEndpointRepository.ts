@@ -2,9 +2,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option } from "effect"
 import { SecretBox, type SecretBoxService } from "../SecretBox.js"
-import { StorageError } from "../StorageError.js"
+import { LimitReached, StorageError } from "../StorageError.js"
 import type { Tenant } from "../Tenant.js"
 import {
+  MAX_ENDPOINTS,
   type StoredWebhookEndpoint,
   sealContext,
   strip,
@@ -70,10 +71,18 @@ export const make = Effect.gen(function* () {
         previousSecretCiphertext: null,
         previousSecretExpiresAtMs: null
       }
-      return sql`INSERT INTO webhook_endpoints ${webhookEndpoints.insert(sql, stored)}`.pipe(
-        SqlSupport.orDuplicate("webhook_endpoint", e.id),
-        Effect.as(strip(e))
-      )
+      return Effect.gen(function* () {
+        // Creates of one account and mode take turns (a lock held to the end of the
+        // transaction), so two at once cannot both see room for one more.
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints/${e.accountId}/${e.livemode}`}, 0))`
+        const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_endpoints
+          WHERE account_id = ${e.accountId} AND livemode = ${e.livemode}`
+        if ((row?.n ?? 0) >= MAX_ENDPOINTS) {
+          return yield* new LimitReached({ entity: "webhook_endpoint", limit: MAX_ENDPOINTS })
+        }
+        yield* sql`INSERT INTO webhook_endpoints ${webhookEndpoints.insert(sql, stored)}`
+        return strip(e)
+      }).pipe(sql.withTransaction, SqlSupport.orDuplicate("webhook_endpoint", e.id))
     },
     get: (tenant, id) => Effect.map(select(tenant, id), visible),
     list: (tenant, request) =>

@@ -94,6 +94,13 @@ const failure = (error: unknown): HttpFailure | undefined => {
 }
 
 /** Any failed call as the port's error: 401/403/4xx refused, the rest unknown. */
+/**
+ * Adyen's error codes for content of Levy's request rather than the account's configuration,
+ * with the request's field: 177 "Metadata size exceeds limit", 178 "Metadata key size exceeds
+ * limit" (Adyen's API reference for `metadata`).
+ */
+const REQUEST_ERRORS: Readonly<Record<string, string>> = { "177": "metadata", "178": "metadata" }
+
 const toProcessorError = (error: unknown): ProcessorRefused | ProcessorUnavailable => {
   const http = failure(error)
   const status = http?.statusCode ?? 0
@@ -105,9 +112,11 @@ const toProcessorError = (error: unknown): ProcessorRefused | ProcessorUnavailab
     })
   }
   if (status >= 400 && status < 500 && status !== 429) {
+    const param = http?.errorCode === undefined ? undefined : REQUEST_ERRORS[http.errorCode]
     return new ProcessorRefused({
       processor: NAME,
       ...(http?.errorCode === undefined ? {} : { code: http.errorCode }),
+      ...(param === undefined ? {} : { param }),
       message: `Adyen refused the request: ${http?.message ?? "no message"}`
     })
   }

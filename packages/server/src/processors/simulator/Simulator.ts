@@ -25,22 +25,33 @@ export const NAME = "simulator"
 export const DEFAULT_SOURCE = "tok_visa"
 
 /**
- * A test card: its funding and network. Issuer country and category are left unknown, so the
- * request's `cardIssuingCountry` and `cardholder` decide them (a test card issued in one fixed
- * country would make every test-mode charge elsewhere a foreign card's).
+ * A test card: its funding and network. Issuer country and category are left unknown unless
+ * the token is about them, so the request's `cardIssuingCountry` and `cardholder` decide them
+ * (a test card issued in one fixed country would make every test-mode charge elsewhere a
+ * foreign card's).
  */
-const card = (funding: "credit" | "debit", network: "visa" | "mastercard"): PaymentMethod => ({
+const card = (
+  funding: "credit" | "debit" | "prepaid",
+  network: "visa" | "mastercard",
+  issuer: Partial<Pick<PaymentMethod, "issuingCountry" | "category">> = {}
+): PaymentMethod => ({
   funding,
   network,
-  issuingCountry: null,
-  category: "unknown"
+  issuingCountry: issuer.issuingCountry ?? null,
+  category: issuer.category ?? "unknown"
 })
 
+/** The test cards (docs/server.md "Test cards"); the country tokens are named as Stripe's. */
 const CARDS: Readonly<Record<string, PaymentMethod>> = {
   tok_visa: card("credit", "visa"),
   tok_mastercard: card("credit", "mastercard"),
   tok_visa_debit: card("debit", "visa"),
   tok_mastercard_debit: card("debit", "mastercard"),
+  tok_mastercard_prepaid: card("prepaid", "mastercard"),
+  tok_visa_commercial: card("credit", "visa", { category: "commercial" }),
+  tok_gb: card("credit", "visa", { issuingCountry: "GB", category: "consumer" }),
+  tok_de: card("credit", "visa", { issuingCountry: "DE", category: "consumer" }),
+  tok_au: card("credit", "visa", { issuingCountry: "AU", category: "consumer" }),
   tok_chargeDeclined: card("credit", "visa"),
   tok_chargeDispute: card("credit", "visa")
 }

@@ -44,14 +44,27 @@ const advice = (error: Stripe.errors.StripeError): string =>
 const safeMessage = (error: Stripe.errors.StripeError): string =>
   error.message.replace(/\b(sk|rk|whsec)_[A-Za-z0-9_*]+/g, "$1_…")
 
+/**
+ * The field of Levy's request behind an invalid-request refusal, by Stripe's `param`
+ * (`metadata[order]` is the request's `metadata`): content the caller sent, not the
+ * account's configuration.
+ */
+const requestParam = (error: Stripe.errors.StripeError): string | undefined => {
+  if (error.type !== "StripeInvalidRequestError" || error.param === undefined) return undefined
+  const field = error.param.split("[")[0]
+  return field === "metadata" || field === "description" ? field : undefined
+}
+
 /** The port's error for any failure of a Stripe call. */
 export const toProcessorError = (error: unknown): ProcessorRefused | ProcessorUnavailable => {
   const stripeError = asStripeError(error)
   if (stripeError !== undefined && certainlyRefused(stripeError)) {
+    const param = requestParam(stripeError)
     return new ProcessorRefused({
       processor: NAME,
       message: `Stripe refused the request: ${safeMessage(stripeError)}${advice(stripeError)}`,
-      ...(stripeError.code === undefined ? {} : { code: stripeError.code })
+      ...(stripeError.code === undefined ? {} : { code: stripeError.code }),
+      ...(param === undefined ? {} : { param })
     })
   }
   return new ProcessorUnavailable({
