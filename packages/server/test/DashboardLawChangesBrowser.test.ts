@@ -9,11 +9,12 @@ import { existsSync, mkdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ComplianceRules, Day, type Rule, Ruleset } from "@levy/core"
+import { ComplianceRules, Day } from "@levy/core"
 import { FeeConfigRepository, Tenant } from "@levy/storage"
 import { Effect } from "effect"
 import { type Browser, chromium, type Page } from "playwright-core"
 import * as RulesetNotices from "../src/rulesets/RulesetNotices.js"
+import { withBan } from "./BannedRule.js"
 import { memoryStore, SECRET, startWithStore } from "./support.js"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -22,22 +23,6 @@ const ci = process.env.CI !== undefined && process.env.CI !== "" && process.env.
 const WAIT = 15_000
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), "../../../test-artifacts")
 const BAN_DATE = Day.toIso(Day.fromMillis(Date.now()) + 10)
-
-/** US-NY's rule of today, as a ban from `BAN_DATE`. */
-const ban = (): Rule.Rule => {
-  const { clauses: _scoped, ...rule } = Ruleset.DEFAULT.places.get("US-NY")!.at(-1)!.rule
-  return {
-    ...rule,
-    effectiveFrom: BAN_DATE,
-    effectiveUntil: null,
-    status: "prohibited",
-    cardTypes: [],
-    maxPercentage: 0,
-    alternatives: null,
-    business: null,
-    convenienceFee: null
-  }
-}
 
 describe.runIf(installed || ci)("changes of the law on the dashboard's fee page", () => {
   let server: Awaited<ReturnType<typeof startWithStore>>
@@ -84,7 +69,7 @@ describe.runIf(installed || ci)("changes of the law on the dashboard's fee page"
 
     const written = await server.store.runPromise(
       RulesetNotices.runOnce({ leadDays: 30 }).pipe(
-        Effect.provide(ComplianceRules.layer(Ruleset.override(Ruleset.DEFAULT, [ban()], "ban")))
+        Effect.provide(ComplianceRules.layer(withBan(BAN_DATE)))
       )
     )
     expect(written).toBe(1)

@@ -9,7 +9,7 @@
  * `latest` and existed before it, and the job runs when the server starts.
  */
 import { randomBytes } from "node:crypto"
-import { ComplianceRules, Day, type Rule, Ruleset, type RulesetVersions } from "@levy/core"
+import { ComplianceRules, Day, Ruleset, type RulesetVersions } from "@levy/core"
 import {
   AccountRepository,
   ChargeRepository,
@@ -28,6 +28,7 @@ import { ConfigProvider, type Context, Effect, Exit, Layer, ManagedRuntime, Scop
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as LevyService from "../src/inprocess/LevyService.js"
 import * as RulesetNotices from "../src/rulesets/RulesetNotices.js"
+import { withBan } from "./BannedRule.js"
 import { call, KEYS, STORES, startWithStore } from "./support.js"
 import {
   eventually,
@@ -42,27 +43,6 @@ const DAY_MS = 86_400_000
 const NOW = Date.UTC(2040, 0, 10, 12)
 const iso = (ms: number) => Day.toIso(Day.fromMillis(ms))
 const WHSEC = "whsec_dev_rulesetchanges0001"
-
-/** US-NY's rule of today, as a ban from `date`. */
-const banFrom = (date: string): Rule.Rule => {
-  const today = Ruleset.DEFAULT.places.get("US-NY")!.at(-1)!.rule
-  const { clauses: _scoped, ...rule } = today
-  return {
-    ...rule,
-    effectiveFrom: date,
-    effectiveUntil: null,
-    status: "prohibited",
-    cardTypes: [],
-    maxPercentage: 0,
-    alternatives: null,
-    business: null,
-    convenienceFee: null,
-    restrictions: "A ban made up for this test."
-  }
-}
-
-/** The shipped ruleset with US-NY banned from `date`. */
-const withBan = (date: string) => Ruleset.override(Ruleset.DEFAULT, [banFrom(date)], "ban")
 
 type Store = Context.Context<Storage.Repositories | Ids>
 
