@@ -3,10 +3,9 @@
  * for each of its regions, the law on either side of the change (the region as
  * `GET /v1/regions/{code}` shows it: a consumer's credit-card surcharge online) and the fee its
  * own configuration collects on either side at a few amounts for a consumer's credit and debit
- * card. A side is a ruleset on a day: the
- * same ruleset the day before and the day a dated rule takes effect, or two releases on one day.
- * The fee is what `POST /v1/estimates` quotes for those inputs (Quote.ts): what a charge collects,
- * or none where the charge would be refused.
+ * card: what `POST /v1/estimates` quotes for those inputs (Quote.ts), which is what a charge
+ * collects, or none where the charge would be refused. A side is a ruleset on a day: the same
+ * ruleset the day before and the day a dated rule takes effect, or two releases on one day.
  * Announced when the verdict, the disclosure requirement or a fee differs; a cap that moves
  * without changing the fee collected changes nothing the account sees.
  */
@@ -52,17 +51,23 @@ const termsOf = (info: RegionInfo.RegionInfo): RulesetChange.RegionTerms => ({
   requiresDisclosure: info.requiresDisclosure
 })
 
+/** The account: its configuration, and its schedule (undefined: refused by the engine, it prices nothing). */
+interface Priced {
+  readonly config: Config.StoredConfig
+  readonly schedule: FeeSchedule.FeeSchedule | undefined
+}
+
 /** The fee each point collects on `side` (null: the charge is refused). */
 const feesOf = (
-  config: Config.StoredConfig,
-  side: PricedSide,
+  account: Priced,
+  side: Side,
   region: string,
   currency: string
 ): ReadonlyArray<number | null> =>
   CARD_TYPES.flatMap((cardType) =>
     AMOUNTS.map((amount) => {
-      if (side.schedule === undefined) return null
-      const quoted = Quote.quote(config, side.schedule, side.ruleset, {
+      if (account.schedule === undefined) return null
+      const quoted = Quote.quote(account.config, account.schedule, side.ruleset, {
         amount,
         currency,
         region,
@@ -77,17 +82,12 @@ const feesOf = (
     })
   )
 
-/** A side with the account's schedule (undefined: one the engine refuses, which prices nothing). */
-interface PricedSide extends Side {
-  readonly schedule: FeeSchedule.FeeSchedule | undefined
-}
-
 /** `region` across the change; undefined when either side has no rule for it (nothing to compare). */
 const compare = (
-  config: Config.StoredConfig,
+  account: Priced,
   region: string,
-  before: PricedSide,
-  after: PricedSide
+  before: Side,
+  after: Side
 ): Compared | undefined => {
   const was = RegionInfo.describe(before.ruleset, region, before.date)
   const now = RegionInfo.describe(after.ruleset, region, after.date)
@@ -95,8 +95,8 @@ const compare = (
   if (was === undefined || now === undefined || versions === undefined) return undefined
   const code = now.regionCode
   const currency = versions[0]!.rule.currency
-  const feesBefore = feesOf(config, before, code, currency)
-  const feesAfter = feesOf(config, after, code, currency)
+  const feesBefore = feesOf(account, before, code, currency)
+  const feesAfter = feesOf(account, after, code, currency)
   const fees = CARD_TYPES.flatMap((cardType, c) =>
     AMOUNTS.map((amount, a) => {
       const i = c * AMOUNTS.length + a
@@ -129,8 +129,6 @@ export const compareAll = (
   before: Side,
   after: Side
 ): ReadonlyArray<Compared> => {
-  const schedule = Either.getOrUndefined(Config.scheduleOf(config))
-  const was = { ...before, schedule }
-  const now = { ...after, schedule }
-  return regions.flatMap((region) => compare(config, region, was, now) ?? [])
+  const account = { config, schedule: Either.getOrUndefined(Config.scheduleOf(config)) }
+  return regions.flatMap((region) => compare(account, region, before, after) ?? [])
 }
