@@ -13,6 +13,7 @@ import {
   ProcessorConfigChange
 } from "./ProcessorConfig.js"
 import { Refund } from "./Refund.js"
+import { RulesetChange } from "./RulesetChange.js"
 
 /** An event id, `evt_…`. */
 export const EventId = PrefixedId("evt")
@@ -22,7 +23,8 @@ export const EventId = PrefixedId("evt")
  * `dispute.updated` while it is open, `dispute.closed` when won or lost, and `refund.failed`
  * when the processor fails a refund it had accepted; and every change of the processor
  * configuration (docs/design.md §4): saved, deleted, and a live-mode change requested (held
- * for another key) or cancelled.
+ * for another key) or cancelled; and `ruleset.changed` when the law is about to change an
+ * account's fee (docs/design.md §3 "Changes announced").
  */
 export const EventType = oneOf(
   "charge.succeeded",
@@ -36,7 +38,8 @@ export const EventType = oneOf(
   "processor_config.updated",
   "processor_config.deleted",
   "processor_config.change_requested",
-  "processor_config.change_cancelled"
+  "processor_config.change_cancelled",
+  "ruleset.changed"
 ).annotations({ identifier: "EventType" })
 export type EventType = typeof EventType.Type
 
@@ -46,7 +49,8 @@ export const eventTypes: ReadonlyArray<EventType> = EventType.literals
 /**
  * The event. `data.object` is the resource as it was after the change: a charge (also for
  * refunds), dispute, refund (`refund.failed`), fee configuration, processor configuration
- * (credentials masked; `deleted: true` once deleted) or held processor configuration change.
+ * (credentials masked; `deleted: true` once deleted), held processor configuration change, or
+ * the ruleset change (`ruleset.changed`).
  */
 export const Event = Schema.Struct({
   id: EventId,
@@ -60,7 +64,8 @@ export const Event = Schema.Struct({
       FeeConfig,
       ProcessorConfig,
       DeletedProcessorConfig,
-      ProcessorConfigChange
+      ProcessorConfigChange,
+      RulesetChange
     )
   }),
   created: Timestamp,

@@ -23,6 +23,7 @@ import * as List from "../src/List.js"
 import * as ProcessorConfig from "../src/ProcessorConfig.js"
 import * as Refund from "../src/Refund.js"
 import * as Region from "../src/Region.js"
+import * as RulesetChange from "../src/RulesetChange.js"
 import * as WebhookDelivery from "../src/WebhookDelivery.js"
 import * as WebhookEndpoint from "../src/WebhookEndpoint.js"
 import { decode, right } from "./support.js"
@@ -378,6 +379,52 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
       Schema.decodeUnknownEither(ProcessorConfig.ProcessorConfigChange)({ ...change, id: "fcc_1" })
         ._tag
     ).toBe("Left")
+  })
+
+  it("ruleset.changed carries the ruleset change; an endpoint may subscribe to it", () => {
+    const change: RulesetChange.RulesetChange = {
+      object: "ruleset_change",
+      reason: "dated_rule",
+      effectiveDate: "2026-07-01",
+      rulesetVersion: { before: "2.1.0", after: "2.1.0" },
+      regions: [
+        {
+          region: "AU",
+          currency: "aud",
+          before: {
+            verdict: "capped",
+            maxPercentage: 1.5,
+            maxFlatFee: null,
+            requiresDisclosure: true
+          },
+          after: {
+            verdict: "prohibited",
+            maxPercentage: 0,
+            maxFlatFee: null,
+            requiresDisclosure: true
+          },
+          fees: [{ amount: 10000, cardType: "credit", before: 150, after: 0 }]
+        }
+      ],
+      livemode: false
+    }
+    const event: Event.Event = {
+      id: "evt_2",
+      object: "event",
+      type: "ruleset.changed",
+      data: { object: change },
+      created: 1,
+      livemode: false
+    }
+    expect(roundTrip(Event.Event, event)).toStrictEqual(event)
+    const bad = (patch: object) =>
+      Schema.decodeUnknownEither(RulesetChange.RulesetChange)({ ...change, ...patch })._tag
+    expect(bad({ reason: "whim" })).toBe("Left")
+    expect(bad({ effectiveDate: "2026-02-30" })).toBe("Left")
+    expect(bad({ regions: [{ ...change.regions[0], before: { verdict: "maybe" } }] })).toBe("Left")
+    expect(Schema.decodeUnknownEither(WebhookEndpoint.EnabledEvent)("ruleset.changed")._tag).toBe(
+      "Right"
+    )
   })
 
   it("a webhook endpoint shows its secret only when given one", () => {

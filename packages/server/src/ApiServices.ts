@@ -3,8 +3,8 @@
  * the API mounted into another app (Mount.ts): keys resolved from the store, the rate limiter
  * and the edge's limits chosen by the caller, and what the workflows run on (`provideWorkflows`,
  * which `LevyService` in-process takes too): the ruleset, the payment processors, webhook
- * delivery in the background, the idempotency sweep and retention purge, and the recovery of
- * pending charges and refunds.
+ * delivery in the background, the idempotency sweep and retention purge, the recovery of
+ * pending charges and refunds, and the notices of changes of the law.
  */
 import type * as RateLimiter from "@effect/experimental/RateLimiter"
 import { ComplianceRules } from "@levy/core"
@@ -14,6 +14,7 @@ import * as Recovery from "./charges/Recovery.js"
 import * as Housekeeping from "./Housekeeping.js"
 import type { EdgeConfig } from "./http/EdgeConfig.js"
 import * as ConfiguredProcessors from "./processors/ConfiguredProcessors.js"
+import * as RulesetNotices from "./rulesets/RulesetNotices.js"
 import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
 export interface Settings<E> {
@@ -28,14 +29,17 @@ export interface Settings<E> {
 /**
  * What the workflows run on besides the store, whichever door serves them (the HTTP API, or
  * `LevyService` in-process): the ruleset, the payment processors, webhook delivery in the
- * background, the idempotency sweep and retention purge, and the recovery of pending charges
- * and refunds.
+ * background, the idempotency sweep and retention purge, the recovery of pending charges
+ * and refunds, and the notices of changes of the law (which read the ruleset, so they are
+ * given it here too).
  */
 export const provideWorkflows = <A, E1, R>(
   layer: Layer.Layer<A, E1, R>,
   dispatcher: Settings<never>["dispatcher"]
 ) =>
   layer.pipe(
+    // Accounts told before the law changes their fee (docs/design.md §3).
+    Layer.provide(RulesetNotices.layerFromEnv),
     Layer.provide(ComplianceRules.Live),
     // Expired idempotency records, and records past their retention, deleted hourly.
     Layer.provide(Housekeeping.layerFromEnv),

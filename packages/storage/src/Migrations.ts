@@ -19,6 +19,7 @@ import processorNotifications from "./migrations/0006_processor_notifications.js
 import feeConfigVersions from "./migrations/0007_fee_config_versions.js"
 import webhookLimitsAndRetention from "./migrations/0008_webhook_limits_and_retention.js"
 import processorConfigChanges from "./migrations/0009_processor_config_changes.js"
+import rulesetNotices from "./migrations/0010_ruleset_notices.js"
 import chargeEstimates from "./migrations/0011_charge_estimates.js"
 import { StorageError } from "./StorageError.js"
 
@@ -33,6 +34,7 @@ export const migrations = {
   "0007_fee_config_versions": feeConfigVersions,
   "0008_webhook_limits_and_retention": webhookLimitsAndRetention,
   "0009_processor_config_changes": processorConfigChanges,
+  "0010_ruleset_notices": rulesetNotices,
   "0011_charge_estimates": chargeEstimates
 }
 

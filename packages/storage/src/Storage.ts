@@ -25,10 +25,12 @@ import * as MemoryIdempotency from "./memory/IdempotencyRepository.js"
 import { MemoryStore } from "./memory/MemoryStore.js"
 import * as MemoryProcessorConfigs from "./memory/ProcessorConfigRepository.js"
 import * as MemoryProcessorNotifications from "./memory/ProcessorNotificationRepository.js"
+import * as MemoryRulesetNotices from "./memory/RulesetNoticeRepository.js"
 import * as MemoryWebhookDeliveries from "./memory/WebhookDeliveryRepository.js"
 import * as MemoryWebhookEndpoints from "./memory/WebhookEndpointRepository.js"
 import type { ProcessorConfigRepository } from "./ProcessorConfigRepository.js"
 import type { ProcessorNotificationRepository } from "./ProcessorNotificationRepository.js"
+import type { RulesetNoticeRepository } from "./RulesetNoticeRepository.js"
 import { SecretBox } from "./SecretBox.js"
 import { Signer } from "./Signer.js"
 import { StorageError } from "./StorageError.js"
@@ -39,6 +41,7 @@ import * as SqlFeeConfigs from "./sql/FeeConfigRepository.js"
 import * as SqlIdempotency from "./sql/IdempotencyRepository.js"
 import * as SqlProcessorConfigs from "./sql/ProcessorConfigRepository.js"
 import * as SqlProcessorNotifications from "./sql/ProcessorNotificationRepository.js"
+import * as SqlRulesetNotices from "./sql/RulesetNoticeRepository.js"
 import * as SqlSupport from "./sql/SqlSupport.js"
 import * as SqlWebhookDeliveries from "./sql/WebhookDeliveryRepository.js"
 import * as SqlWebhookEndpoints from "./sql/WebhookEndpointRepository.js"
@@ -57,6 +60,7 @@ export type Repositories =
   | WebhookDeliveryRepository
   | ProcessorConfigRepository
   | ProcessorNotificationRepository
+  | RulesetNoticeRepository
   | Signer
   | Transactions
 
@@ -73,6 +77,7 @@ export const layerSqlRepositories: Layer.Layer<
   SqlWebhookDeliveries.layer,
   SqlProcessorConfigs.layer,
   SqlProcessorNotifications.layer,
+  SqlRulesetNotices.layer,
   Signer.layer,
   Transactions.layerSql
 ).pipe(Layer.provideMerge(Layer.merge(SqlIdempotency.layer, SqlEvents.layer)))
@@ -86,6 +91,7 @@ export const layerMemory: Layer.Layer<Repositories, never, Ids> = Layer.mergeAll
   MemoryWebhookDeliveries.layer,
   MemoryProcessorConfigs.layer,
   MemoryProcessorNotifications.layer,
+  MemoryRulesetNotices.layer,
   Signer.layer,
   Transactions.layerMemory
 ).pipe(

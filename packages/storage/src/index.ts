@@ -85,6 +85,12 @@ export {
   type ProcessorNotificationRepositoryService,
   type ReceivedNotification
 } from "./ProcessorNotificationRepository.js"
+export {
+  type RulesetNotice,
+  RulesetNoticeRepository,
+  type RulesetNoticeRepositoryService,
+  type RulesetRelease
+} from "./RulesetNoticeRepository.js"
 export { SecretBox } from "./SecretBox.js"
 export { Signer, type SignerService } from "./Signer.js"
 export * as Storage from "./Storage.js"

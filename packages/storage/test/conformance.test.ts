@@ -26,6 +26,7 @@ import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
 import { chargePhaseCases } from "./chargePhases.js"
 import { processorNotificationCases } from "./processorNotifications.js"
+import { rulesetNoticeCases } from "./rulesetNotices.js"
 import { stores } from "./stores.js"
 import { webhookLimitCases } from "./webhookLimits.js"
 
@@ -137,6 +138,7 @@ for (const store of stores) {
     (it) => {
       chargePhaseCases(it)
       processorNotificationCases(it)
+      rulesetNoticeCases(it)
       webhookLimitCases(it)
 
       it.effect(

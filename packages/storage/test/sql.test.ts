@@ -193,7 +193,9 @@ for (const store of sqlStores) {
             const exceptions = new Map([
               // The migrator's own bookkeeping: one row per schema change, no tenant data,
               // the same on every node (a reference table in a distributed PostgreSQL).
-              ["levy_migrations", "levy_migrations_pkey"]
+              ["levy_migrations", "levy_migrations_pkey"],
+              // The ruleset releases the servers have run: one row per release, no tenant data.
+              ["ruleset_releases", "ruleset_releases_pkey"]
             ])
             const keys = yield* sql<{
               table: string
@@ -230,6 +232,8 @@ for (const store of sqlStores) {
                 "processor_configs",
                 "processor_notifications",
                 "refunds",
+                "ruleset_notices",
+                "ruleset_releases",
                 "webhook_deliveries",
                 "webhook_delivery_attempts",
                 "webhook_endpoints"
@@ -329,6 +333,22 @@ for (const store of sqlStores) {
                 )
                 expect(byCustomer).toContain("charges_by_customer")
                 expect(byCustomer).not.toMatch(/Sort/)
+                // The regions an account charged in (RulesetNoticeRepository.chargedRegions): one
+                // index probe per region, never a scan of the account's charges.
+                // ANALYZE: without it PostgreSQL 15 does not print the recursive step's subplan.
+                const regions = yield* plan(
+                  `(ANALYZE, VERBOSE) WITH RECURSIVE found (region) AS (
+             (SELECT region FROM charges WHERE account_id = 'a' AND livemode = false
+               AND region IS NOT NULL ORDER BY region LIMIT 1)
+             UNION ALL
+             SELECT (SELECT c.region FROM charges c WHERE c.account_id = 'a' AND c.livemode = false
+                 AND c.region IS NOT NULL AND c.region > found.region ORDER BY c.region LIMIT 1)
+             FROM found WHERE found.region IS NOT NULL)
+           SELECT region FROM found WHERE region IS NOT NULL`
+                )
+                expect(regions.match(/charges_by_region/g)).toHaveLength(2)
+                expect(regions).toMatch(/Index Cond: .*region > found_1\.region/)
+                expect(regions).not.toMatch(/Sort|Seq Scan/)
               })
             )
           )

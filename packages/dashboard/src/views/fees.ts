@@ -1,8 +1,8 @@
 /**
  * The fee configuration: view and edit; as the form is typed, the draft's fee on sample
  * amounts and its compliance matrix (every region × card type), both computed in the page by
- * @levy/core; the saved configuration's fee as the server estimates it; and in live mode
- * the pending change with approve/cancel.
+ * @levy/core; the saved configuration's fee as the server estimates it; the changes of the law
+ * announced to the account; and in live mode the pending change with approve/cancel.
  */
 
 import type { FeeConfig } from "@levy/api"
@@ -14,6 +14,7 @@ import type { Session } from "../session.js"
 import { changesOf, draftOf, readForm } from "./feeForm.js"
 import { feeMatrix } from "./feeMatrix.js"
 import { feePreview } from "./feePreview.js"
+import { lawChanges } from "./lawChanges.js"
 
 type Config = FeeConfig.FeeConfig
 
@@ -225,7 +226,10 @@ const noRegionWarning = (config: Config) =>
   )
 
 export const fees = async (main: HTMLElement, session: Session): Promise<void> => {
-  const config = await session.levy.feeConfigs.retrieve()
+  const [config, announced] = await Promise.all([
+    session.levy.feeConfigs.retrieve(),
+    lawChanges(session)
+  ])
   const reload = async (message: HTMLElement) => {
     await fees(main, session)
     main.querySelector(".flash")?.replaceChildren(message)
@@ -248,6 +252,7 @@ export const fees = async (main: HTMLElement, session: Session): Promise<void> =
     h("h1", {}, `Fee configuration (${config.livemode ? "live" : "test"} mode)`),
     h("div", { class: "flash", "aria-live": "polite" }),
     noRegionWarning(config),
+    announced,
     pendingPanel(session, config, reload),
     h(
       "section",

@@ -17,6 +17,7 @@
  *   levy processors cancel [--account ID] [--store …] [--data-dir DIR]
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *   levy rules diff <from> <to> [--json]
+ *   levy rules diff <from> <to> --account ID [--live] [--json] [--store …] [--data-dir DIR]
  *
  * Every command line becomes one `Command` value, handed to the caller's `run`: main runs
  * it, the tests only look at it. Defaults that depend on the environment (`PORT`, `HOST`,
@@ -145,10 +146,17 @@ export type Command =
     }
   | {
       readonly _tag: "RulesDiff"
-      /** Ruleset versions ("1.0.0", or "latest"); checked when the command runs. */
+      /**
+       * Ruleset versions ("1.0.0", or "latest"), or with an account two days ("2026-07-01",
+       * "today"); checked when the command runs.
+       */
       readonly from: string
       readonly to: string
       readonly json: boolean
+      /** The account whose regions and fee the difference is shown for, in one mode. */
+      readonly account?:
+        | { readonly id: string; readonly live: boolean; readonly store: Store.Options }
+        | undefined
     }
   | { readonly _tag: "Help" }
 
@@ -616,19 +624,44 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
       to: CliArgs.text({ name: "to" }).pipe(
         CliArgs.withDescription('a later (or any other) ruleset version, or "latest"')
       ),
-      json
+      json,
+      account: Options.text("account").pipe(
+        Options.optional,
+        Options.withDescription(
+          'what the difference means for this account\'s regions and fee; then <from> and <to> may be two days ("today", "2026-07-01") under its own ruleset'
+        )
+      ),
+      live,
+      ...storeOptions
     },
     handle((flags) =>
-      Effect.succeed({
-        _tag: "RulesDiff",
-        from: flags.from,
-        to: flags.to,
-        json: flags.json
-      } as const)
+      Option.match(flags.account, {
+        onNone: () =>
+          flags.live
+            ? Effect.fail(new UsageError({ message: "--live needs --account" }))
+            : Effect.succeed({
+                _tag: "RulesDiff",
+                from: flags.from,
+                to: flags.to,
+                json: flags.json
+              } as const),
+        onSome: (id) =>
+          Effect.map(
+            resolveStore(flags),
+            (store) =>
+              ({
+                _tag: "RulesDiff",
+                from: flags.from,
+                to: flags.to,
+                json: flags.json,
+                account: { id, live: flags.live, store }
+              }) as const
+          )
+      })
     )
   ).pipe(
     CliCommand.withDescription(
-      "the jurisdictions whose rules differ between two ruleset versions: added, removed, changed (fields, effective dates, sources)"
+      "the jurisdictions whose rules differ between two ruleset versions: added, removed, changed (fields, effective dates, sources); with --account, what that (or today against a date) changes in the account's regions and fee"
     )
   )
 

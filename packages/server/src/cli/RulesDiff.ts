@@ -2,11 +2,13 @@
  * `levy rules diff <from> <to> [--json]`: the jurisdictions whose rules differ between two
  * released versions of the ruleset (docs/design.md §3) — added, removed, and changed with
  * the fields, effective dates and sources that changed. An unknown version is a usage error
- * listing the known ones.
+ * listing the known ones. With `--account`, what the difference means for that account
+ * (RulesDiffAccount.ts).
  */
 import { RulesetDiff, RulesetVersions } from "@levy/core"
 import { Console, Effect } from "effect"
 import { type Command, UsageError } from "./Args.js"
+import * as RulesDiffAccount from "./RulesDiffAccount.js"
 
 type DiffCommand = Extract<Command, { _tag: "RulesDiff" }>
 
@@ -51,6 +53,11 @@ export const format = (
 }
 
 export const run = (command: DiffCommand) =>
+  command.account === undefined
+    ? diffVersions(command)
+    : RulesDiffAccount.run(command, command.account)
+
+const diffVersions = (command: DiffCommand) =>
   Effect.gen(function* () {
     const from = yield* releaseOf(command.from)
     const to = yield* releaseOf(command.to)

@@ -13,6 +13,7 @@ import type { FeeConfig, FeeConfigChange } from "../FeeConfigRepository.js"
 import { type Json, JsonObjectSchema, JsonSchema } from "../Json.js"
 import type { StoredProcessorChange, StoredProcessorConfig } from "../ProcessorConfigRepository.js"
 import type { ReceivedNotification } from "../ProcessorNotificationRepository.js"
+import type { RulesetNotice, RulesetRelease } from "../RulesetNoticeRepository.js"
 import type { WebhookAttempt, WebhookDelivery } from "../WebhookDeliveryRepository.js"
 import type { StoredWebhookEndpoint } from "../WebhookEndpointRepository.js"
 import * as T from "./Table.js"
@@ -258,4 +259,20 @@ export const webhookDeliveryAttempts = T.make<WebhookAttempt>()("webhook_deliver
   error: T.nullableText(),
   durationMs: T.integer(),
   created: T.bigint()
+})
+
+export const rulesetNotices = T.make<RulesetNotice>()("ruleset_notices", {
+  accountId: T.text(),
+  livemode: T.boolean(),
+  changeId: T.text(),
+  region: T.text(),
+  effectiveDate: T.text(),
+  rulesetVersion: T.text(),
+  eventId: T.text(),
+  created: T.bigint()
+})
+
+export const rulesetReleases = T.make<RulesetRelease>()("ruleset_releases", {
+  version: T.text(),
+  firstSeen: T.bigint()
 })
