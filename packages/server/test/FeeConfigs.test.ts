@@ -90,6 +90,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
         nonCompliant: "adjust",
         allowUncertain: false,
         requireRegion: false,
+        requireEstimate: false,
         currencyFees: {},
         regionCodes: [],
         regions: {}
