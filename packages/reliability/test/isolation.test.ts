@@ -24,8 +24,11 @@ import { type Outcome, send } from "./support/Http.js"
 import { type DevKeys, type Serving, serve } from "./support/Serve.js"
 
 const ROOT = resolve(import.meta.dirname, "../../..")
-/** A public address (TEST-NET-3): a target any mode accepts. */
-const ENDPOINT_URL = "http://203.0.113.10/hooks"
+/**
+ * A global unicast address, a target any mode accepts: example.com's (IANA's host for examples).
+ * Documentation ranges such as TEST-NET-3 are refused since the second review (docs/webhooks.md).
+ */
+const ENDPOINT_URL = "http://93.184.215.14/hooks"
 /** A Stripe account's live key at the local fake: what one live key asks to connect. */
 const STRIPE_KEY = "sk_live_isolationFake0123456789abcdef"
 

@@ -182,37 +182,40 @@ interface SpecPair {
   readonly context: Contexts.ChargeContext
 }
 
-/** Every distinct pair of what the two sides do to a fee, over every lane. */
-const specPairs = (b: Priced, n: Priced, clock: Clock) =>
-  Effect.gen(function* () {
-    const regions =
-      b.ruleset === n.ruleset
-        ? Contexts.placesOf(b.ruleset)
-        : new Set([...Contexts.placesOf(b.ruleset), ...Contexts.placesOf(n.ruleset)])
-    const lanes: Array<string | undefined> = [undefined, ...regions]
-    const found = new Map<Spec, Map<Spec, SpecPair>>()
+/**
+ * The distinct pairs of what the two sides do to a fee, lane by lane (no region first): each
+ * lane's pairs not met in an earlier lane. A lane is read only when the search reaches it, so a
+ * raise a charge without a region shows is found before any region's rules are read (reading
+ * them all is a decision's cold cost, docs/performance.md "Deciding a fee raise").
+ */
+const specPairsByLane = (b: Priced, n: Priced) => {
+  const regions =
+    b.ruleset === n.ruleset
+      ? Contexts.placesOf(b.ruleset)
+      : new Set([...Contexts.placesOf(b.ruleset), ...Contexts.placesOf(n.ruleset)])
+  const lanes: ReadonlyArray<string | undefined> = [undefined, ...regions]
+  const found = new Map<Spec, Set<Spec>>()
+  const pairsOf = (region: string | undefined): ReadonlyArray<SpecPair> => {
+    const before = sourceOf(b, region)
+    const after = sourceOf(n, region)
+    if (after.kind === "refused") return []
     const pairs: Array<SpecPair> = []
-    for (const region of lanes) {
-      const before = sourceOf(b, region)
-      const after = sourceOf(n, region)
-      if (after.kind === "refused") continue
-      for (const pairing of Contexts.pairings(region, before, after)) {
-        const sb = specOf(pairing.before, b)
-        const sa = specOf(pairing.after, n)
-        let withBefore = found.get(sb)
-        if (withBefore === undefined) {
-          withBefore = new Map()
-          found.set(sb, withBefore)
-        }
-        if (withBefore.has(sa)) continue
-        const pair = { before: sb, after: sa, context: pairing.context }
-        withBefore.set(sa, pair)
-        pairs.push(pair)
+    for (const pairing of Contexts.pairings(region, before, after)) {
+      const sb = specOf(pairing.before, b)
+      const sa = specOf(pairing.after, n)
+      let withBefore = found.get(sb)
+      if (withBefore === undefined) {
+        withBefore = new Set()
+        found.set(sb, withBefore)
       }
-      yield* clock.tick
+      if (withBefore.has(sa)) continue
+      withBefore.add(sa)
+      pairs.push({ before: sb, after: sa, context: pairing.context })
     }
     return pairs
-  })
+  }
+  return { lanes, pairsOf }
+}
 
 // ---- the currencies ---------------------------------------------------------
 
@@ -337,32 +340,37 @@ export const decide = (
     if (b === undefined) return { kind: "unpriced" } as const
     if (samePricing(b, n)) return { kind: "none" } as const
     const clock = makeClock()
-    const pairs = yield* specPairs(b, n, clock)
+    const { lanes, pairsOf } = specPairsByLane(b, n)
+    const units = currencyClasses(b, n)
     const budget: Amounts.Budget = { left: BUDGET }
-    for (const unit of currencyClasses(b, n)) {
-      for (const pair of pairs) {
-        const after = sideOf(n, unit, pair.after)
-        // A charge whose total is over the currency's maximum is refused after, and compared
-        // before with the fee that configuration asks: a lower fee that lets a larger total fit
-        // raises nothing.
-        const search = new Amounts.Search(sideOf(b, unit, pair.before), {
-          ...after,
-          hi: withinMaximum(after, unit.maximumCharge)
-        })
-        for (;;) {
-          const found = search.step(budget, CHUNK)
-          yield* clock.tick
-          if (found === undefined) continue
-          if (found.kind === "budget") return { kind: "undecided" } as const
-          if (found.kind === "raise") {
-            return {
-              kind: "raise",
-              currency: unit.code,
-              amount: found.amount,
-              context: pair.context
-            } as const
+    for (const lane of lanes) {
+      const pairs = pairsOf(lane)
+      yield* clock.tick
+      for (const unit of units) {
+        for (const pair of pairs) {
+          const after = sideOf(n, unit, pair.after)
+          // A charge whose total is over the currency's maximum is refused after, and compared
+          // before with the fee that configuration asks: a lower fee that lets a larger total
+          // fit raises nothing.
+          const search = new Amounts.Search(sideOf(b, unit, pair.before), {
+            ...after,
+            hi: withinMaximum(after, unit.maximumCharge)
+          })
+          for (;;) {
+            const found = search.step(budget, CHUNK)
+            yield* clock.tick
+            if (found === undefined) continue
+            if (found.kind === "budget") return { kind: "undecided" } as const
+            if (found.kind === "raise") {
+              return {
+                kind: "raise",
+                currency: unit.code,
+                amount: found.amount,
+                context: pair.context
+              } as const
+            }
+            break
           }
-          break
         }
       }
     }
