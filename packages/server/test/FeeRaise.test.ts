@@ -218,6 +218,21 @@ describe("raisesFee: a raise only some charges can see (test ruleset)", () => {
   })
 })
 
+describe("raisesFee: a lower flat fee is not always a lowering (test ruleset)", () => {
+  it("under a minimum fee where a flat cap binds, a lower flat fee collects more", () => {
+    // CC caps the flat part at 0.20: a fee of 1.00 (the minimum) with a flat part of 0.90 is
+    // lowered by 0.70, with a flat part of 0.50 only by 0.30. The configuration alone does not
+    // prove this a lowering, so the search finds the raise.
+    const before = { ...base, percentage: 0, flatFee: 0.9, minFee: 100, defaultRegion: "CC" }
+    const next = { ...before, flatFee: 0.5 }
+    const found = Effect.runSync(decide(testRules, before, next))
+    expect(found.kind).toBe("raise")
+    if (found.kind !== "raise") return
+    const charge = { ...found.context, amount: found.amount, currency: found.currency }
+    expect(raisedAt(testRules, before, next, charge)).toBe(true)
+  })
+})
+
 describe("raisesFee: changes that raise no fee apply at once", () => {
   it.each([
     ["a lower percentage", {}, { percentage: 2.5 }],

@@ -110,6 +110,75 @@ const samePricing = (a: Priced, b: Priced): boolean =>
   a.config.nonCompliant === b.config.nonCompliant &&
   sameSchedule(a.schedule, b.schedule)
 
+// ---- lowerings proved without a search --------------------------------------
+
+/** Rounding modes from the least to the most a percentage part can round to. */
+const ROUNDING_ORDER: Readonly<Record<FeeSchedule.FeeSchedule["rounding"], number>> = {
+  down: 0,
+  half_even: 1,
+  half_up: 2,
+  up: 3
+}
+
+/** `a <= b` for fee limits where null means "none": no minimum is the least, no maximum the most. */
+const atMost = (a: number | null, b: number | null, none: number) => (a ?? none) <= (b ?? none)
+
+/**
+ * A flat fee `unit` can carry, in minor units, or undefined (its quotes are refused there).
+ */
+const carried = (fees: FeeSchedule.CurrencyFees, unit: Currency.Currency) =>
+  flatMinor(fees, unit)
+
+/**
+ * Whether `n` provably charges no charge more than `b`, from the configurations alone, so a
+ * lowering needs no search (the search's first run reads every region's rules: seconds of CPU).
+ * Sound, not complete: it answers true only where the fee a charge collects is a non-decreasing
+ * function of inputs that all moved down. The compliance step lowers a fee to
+ * `min(F − max(0, min(flat, F) − flatCap), rateCap · amount)`, or `min(F, flat, flatCap,
+ * rateCap · amount)` under a flat-only rule, where F is the configured fee: non-decreasing in F
+ * for a fixed flat fee, and in F and the flat fee together while no minimum or maximum fee binds
+ * F (F − flat is then the percentage part alone, or the gross-up's, which a lower flat fee lowers
+ * by at least as much). So: the same rules, region, cost of acceptance and `adjust` (under
+ * `reject` a lower fee can turn a refused charge into a collected one); no higher rate or
+ * rounding; per currency, no higher flat fee, minimum or maximum fee, a flat fee changed only
+ * where no side has a minimum or maximum fee, and the same currencies able to carry it; amount
+ * limits no wider; uncertain places not newly allowed; a region not newly optional.
+ */
+const provablyNoRaise = (b: Priced, n: Priced): boolean => {
+  const sb = b.schedule
+  const sn = n.schedule
+  if (
+    b.ruleset !== n.ruleset ||
+    b.costOfAcceptance !== n.costOfAcceptance ||
+    b.config.defaultRegion !== n.config.defaultRegion ||
+    b.config.nonCompliant !== "adjust" ||
+    n.config.nonCompliant !== "adjust" ||
+    (n.config.allowUncertain && !b.config.allowUncertain) ||
+    (b.config.requireRegion && !n.config.requireRegion) ||
+    sn.model !== sb.model ||
+    sn.percentage > sb.percentage ||
+    (sn.model === "add_on" && ROUNDING_ORDER[sn.rounding] > ROUNDING_ORDER[sb.rounding]) ||
+    sn.minAmount < sb.minAmount ||
+    !atMost(sn.maxAmount, sb.maxAmount, Number.POSITIVE_INFINITY)
+  ) {
+    return false
+  }
+  for (const unit of Currency.all) {
+    const fb = FeeSchedule.feesIn(sb, unit)
+    const fn = FeeSchedule.feesIn(sn, unit)
+    const flatB = carried(fb, unit)
+    const flatN = carried(fn, unit)
+    if ((flatB === undefined) !== (flatN === undefined)) return false
+    if (flatB !== undefined && flatN !== undefined && flatN > flatB) return false
+    if (!atMost(fn.minFee, fb.minFee, Number.NEGATIVE_INFINITY)) return false
+    if (!atMost(fn.maxFee, fb.maxFee, Number.POSITIVE_INFINITY)) return false
+    const limited =
+      fb.minFee !== null || fn.minFee !== null || fb.maxFee !== null || fn.maxFee !== null
+    if (flatB !== flatN && limited) return false
+  }
+  return true
+}
+
 // ---- the situations ---------------------------------------------------------
 
 /** Where `p` judges a charge naming `region` (undefined: none), as the charge handler does. */
@@ -338,7 +407,7 @@ export const decide = (
     const n = priced(rules, next)
     if (n === undefined) return { kind: "none" } as const
     if (b === undefined) return { kind: "unpriced" } as const
-    if (samePricing(b, n)) return { kind: "none" } as const
+    if (samePricing(b, n) || provablyNoRaise(b, n)) return { kind: "none" } as const
     const clock = makeClock()
     const { lanes, pairsOf } = specPairsByLane(b, n)
     const units = currencyClasses(b, n)
