@@ -124,12 +124,6 @@ const ROUNDING_ORDER: Readonly<Record<FeeSchedule.FeeSchedule["rounding"], numbe
 const atMost = (a: number | null, b: number | null, none: number) => (a ?? none) <= (b ?? none)
 
 /**
- * A flat fee `unit` can carry, in minor units, or undefined (its quotes are refused there).
- */
-const carried = (fees: FeeSchedule.CurrencyFees, unit: Currency.Currency) =>
-  flatMinor(fees, unit)
-
-/**
  * Whether `n` provably charges no charge more than `b`, from the configurations alone, so a
  * lowering needs no search (the search's first run reads every region's rules: seconds of CPU).
  * Sound, not complete: it answers true only where the fee a charge collects is a non-decreasing
@@ -166,8 +160,9 @@ const provablyNoRaise = (b: Priced, n: Priced): boolean => {
   for (const unit of Currency.all) {
     const fb = FeeSchedule.feesIn(sb, unit)
     const fn = FeeSchedule.feesIn(sn, unit)
-    const flatB = carried(fb, unit)
-    const flatN = carried(fn, unit)
+    // The flat fee in minor units, undefined where the currency cannot carry it (refused there).
+    const flatB = flatMinor(fb, unit)
+    const flatN = flatMinor(fn, unit)
     if ((flatB === undefined) !== (flatN === undefined)) return false
     if (flatB !== undefined && flatN !== undefined && flatN > flatB) return false
     if (!atMost(fn.minFee, fb.minFee, Number.NEGATIVE_INFINITY)) return false
