@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import { MAX_DESCRIPTION_LENGTH } from "./ChargeCreate.js"
 import { closed } from "./Field.js"
-import { Metadata } from "./Metadata.js"
+import { MetadataCreate } from "./Metadata.js"
 
 /** The charge update. */
 export const ChargeUpdate = closed(
@@ -18,7 +18,7 @@ export const ChargeUpdate = closed(
       })
     ),
     metadata: Schema.optional(
-      Metadata.annotations({
+      MetadataCreate.annotations({
         description:
           'Keys to set, merged into the charge\'s metadata; a key set to "" is removed. The result keeps the metadata limits.'
       })

@@ -1,7 +1,7 @@
 /** The body of `POST /v1/refunds` (docs/design.md §4). Unknown fields are refused. */
 import { Schema } from "effect"
 import { closed } from "./Field.js"
-import { Metadata } from "./Metadata.js"
+import { MetadataCreate } from "./Metadata.js"
 import { RefundReason } from "./Refund.js"
 
 /** The refund request. */
@@ -22,7 +22,7 @@ export const RefundCreate = closed(
           "Absent: the fee is refunded pro rata to amount. true: all of the fee not yet refunded goes back too. false: none of it."
       })
     ),
-    metadata: Schema.optional(Metadata)
+    metadata: Schema.optional(MetadataCreate)
   }),
   "RefundCreate"
 )

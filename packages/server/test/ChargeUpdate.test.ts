@@ -6,6 +6,7 @@
  * each keeping their keys.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Metadata } from "@levy/api"
 import { ChargeRepository, EventRepository, Ids, Tenant } from "@levy/storage"
 import { Effect } from "effect"
 import { seedCharge } from "./chargeStores.js"
@@ -101,8 +102,10 @@ describe.each(STORES)("charge updates on the %s store", (_name, makeStore) => {
     expect(await eventCount()).toBe(events)
   })
 
-  it("the merged metadata keeps the limits: 51 keys is a 400 naming metadata, nothing changed", async () => {
-    const full = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, "v"]))
+  it("the merged metadata keeps the limits: one key past the most is a 400 naming metadata, nothing changed", async () => {
+    const full = Object.fromEntries(
+      Array.from({ length: Metadata.MAX_KEYS }, (_, i) => [`k${i}`, "v"])
+    )
     const id = await seed({ metadata: full })
     const over = await update(id, { metadata: { one_more: "v" } })
     expect(over.status).toBe(400)
@@ -111,7 +114,7 @@ describe.each(STORES)("charge updates on the %s store", (_name, makeStore) => {
     // Removing one first makes room, in the same request.
     const swapped = await update(id, { metadata: { k0: "", one_more: "v" } })
     expect(swapped.status).toBe(200)
-    expect(Object.keys((swapped.body as WireCharge).metadata)).toHaveLength(50)
+    expect(Object.keys((swapped.body as WireCharge).metadata)).toHaveLength(Metadata.MAX_KEYS)
   })
 
   it("bad bodies are 400s naming the field, and change nothing", async () => {
@@ -169,10 +172,12 @@ describe.each(STORES)("charge updates on the %s store", (_name, makeStore) => {
     expect("description" in (await retrieve(id))).toBe(false)
   })
 
-  it("20 concurrent updates, each setting its own key, all keep their key", async () => {
+  it("as many concurrent updates as metadata keys, each setting its own key, all keep their key", async () => {
     const id = await seed({ metadata: {} })
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => update(id, { metadata: { [`k${i}`]: String(i) } }))
+      Array.from({ length: Metadata.MAX_KEYS }, (_, i) =>
+        update(id, { metadata: { [`k${i}`]: String(i) } })
+      )
     )
     // Each succeeds, or is told to retry (503) when others kept coming first.
     const statuses = replies.map((r) => r.status)
@@ -182,10 +187,10 @@ describe.each(STORES)("charge updates on the %s store", (_name, makeStore) => {
         r.status === 200 ? r : update(id, { metadata: { [`k${i}`]: String(i) } })
       )
     )
-    expect(retried.map((r) => r.status)).toStrictEqual(Array(20).fill(200))
+    expect(retried.map((r) => r.status)).toStrictEqual(Array(Metadata.MAX_KEYS).fill(200))
     const metadata = (await retrieve(id)).metadata
     expect(metadata).toStrictEqual(
-      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, String(i)]))
+      Object.fromEntries(Array.from({ length: Metadata.MAX_KEYS }, (_, i) => [`k${i}`, String(i)]))
     )
   })
 })

@@ -83,7 +83,7 @@ describe.runIf(installed || ci)("changes of the law on the dashboard's fee page"
     expect(await rows.count()).toBe(2)
     const credit = (await rows.nth(0).locator("td").allTextContents()).join(" | ")
     expect(credit).toBe(
-      "US-NY | capped at 3 % → prohibited | credit | 10.00 USD: 0.30 USD → 0.00 USD100.00 USD: 3.00 USD → 0.00 USD1000.00 USD: 29.30 USD → 0.00 USD"
+      "US-NY | capped at 3 % → prohibited | credit | 10.00 USD: 0.30 USD → 0.00 USD100.00 USD: 3.00 USD → 0.00 USD1,000.00 USD: 29.30 USD → 0.00 USD"
     )
     await page.getByTestId("law-changes").scrollIntoViewIfNeeded()
     await page.screenshot({

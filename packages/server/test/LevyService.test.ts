@@ -5,6 +5,7 @@
  * defect.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Metadata } from "@levy/api"
 import {
   ChargeRepository,
   EventRepository,
@@ -157,7 +158,10 @@ describe.each(stores)("LevyService on $name", ({ name, layer }) => {
         )
       )
       expect(notedAgain).toEqual(noted)
-      const tooMany = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, "v"]))
+      // Each update is within the limits; merged with the charge's "shipped" key it is one past.
+      const tooMany = Object.fromEntries(
+        Array.from({ length: Metadata.MAX_KEYS }, (_, i) => [`k${i}`, "v"])
+      )
       const overLimit = failureOf(
         await run(levy.charges.update(tenant, first.id, { metadata: tooMany }))
       )

@@ -9,7 +9,9 @@ import { type ChargeUpdate, Metadata } from "@levy/api"
 import type { ChargeNotes } from "@levy/storage"
 import { Either, type ParseResult, Schema } from "effect"
 
-const decodeMetadata = Schema.decodeUnknownEither(Schema.Struct({ metadata: Metadata.Metadata }))
+const decodeMetadata = Schema.decodeUnknownEither(
+  Schema.Struct({ metadata: Metadata.MetadataCreate })
+)
 
 /** The notes after `update`; the metadata schema's refusal of the merged metadata otherwise. */
 export const after = (
