@@ -23,24 +23,32 @@ export const chargedFee = (
   rules: Rules,
   config: Config.StoredConfig,
   request: Request
-): number | undefined => {
+): number | undefined => feeUnder(rules, config)(request)
+
+/**
+ * The fee a charge collects under `config`, as a function of the request: the configuration's
+ * parts are read once, not at every amount of the brute force.
+ */
+const feeUnder = (rules: Rules, config: Config.StoredConfig) => {
   const schedule = FeeSchedule.make(config)
-  const region = Config.regionOf(config, request.region ?? undefined)
   const coa = Config.costOfAcceptanceOf(config.costOfAcceptance)
   const ruleset = Config.rulesetOf(rules, config)
-  if (Either.isLeft(schedule) || Either.isLeft(region) || Either.isLeft(coa)) return undefined
-  if (ruleset === undefined) return undefined
-  const quote = Estimate.chargeQuote(schedule.right, ruleset, {
-    ...request,
-    region: region.right,
-    costOfAcceptance: coa.right,
-    allowUncertain: config.allowUncertain
-  })
-  if (Either.isLeft(quote)) return undefined
-  const q = quote.right
-  if (!q.compliant) return undefined
-  if (config.nonCompliant === "reject" && !q.configured.compliant) return undefined
-  return q.convenienceFee
+  return (request: Request): number | undefined => {
+    const region = Config.regionOf(config, request.region ?? undefined)
+    if (Either.isLeft(schedule) || Either.isLeft(region) || Either.isLeft(coa)) return undefined
+    if (ruleset === undefined) return undefined
+    const quote = Estimate.chargeQuote(schedule.right, ruleset, {
+      ...request,
+      region: region.right,
+      costOfAcceptance: coa.right,
+      allowUncertain: config.allowUncertain
+    })
+    if (Either.isLeft(quote)) return undefined
+    const q = quote.right
+    if (!q.compliant) return undefined
+    if (config.nonCompliant === "reject" && !q.configured.compliant) return undefined
+    return q.convenienceFee
+  }
 }
 
 /** Whether the charge collects more under `next` than under `before`, or is refused before and collects a fee after. */
@@ -49,12 +57,18 @@ export const raisedAt = (
   before: Config.StoredConfig,
   next: Config.StoredConfig,
   request: Request
-): boolean => {
-  const after = chargedFee(rules, next, request)
-  if (after === undefined) return false
-  const was = chargedFee(rules, before, request)
-  return was === undefined ? after > 0 : after > was
-}
+): boolean => raisedUnder(feeUnder(rules, before), feeUnder(rules, next))(request)
+
+type Fee = (request: Request) => number | undefined
+
+const raisedUnder =
+  (before: Fee, next: Fee) =>
+  (request: Request): boolean => {
+    const after = next(request)
+    if (after === undefined) return false
+    const was = before(request)
+    return was === undefined ? after > 0 : after > was
+  }
 
 /** Every amount from one increment up to `upTo` in each currency, in every context: the first raise. */
 export const bruteRaise = (
@@ -65,11 +79,12 @@ export const bruteRaise = (
   contexts: ReadonlyArray<Omit<Request, "amount" | "currency">>,
   upTo: number
 ): Request | undefined => {
+  const raised = raisedUnder(feeUnder(rules, before), feeUnder(rules, next))
   for (const { code, increment } of currencies)
     for (const context of contexts)
       for (let amount = increment; amount <= upTo; amount += increment) {
         const request = { ...context, amount, currency: code }
-        if (raisedAt(rules, before, next, request)) return request
+        if (raised(request)) return request
       }
   return undefined
 }
