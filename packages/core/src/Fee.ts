@@ -166,6 +166,27 @@ const flatMinorOrFail = (
   fees: CurrencyFees,
   unit: Currency.Currency
 ): number | FeeError => {
+  // The answer depends on the schedule and currency only: kept for the next quote (a pointer
+  // check), so quotes in a currency the flat fee cannot be charged in share one error instead
+  // of each building one (an error's construction is most of such a quote's CPU).
+  if (schedule !== lastFlat.schedule || fees !== lastFlat.fees || unit !== lastFlat.unit) {
+    lastFlat = { schedule, fees, unit, flat: flatMinorOf(schedule, fees, unit) }
+  }
+  return lastFlat.flat
+}
+
+let lastFlat: {
+  readonly schedule?: FeeSchedule
+  readonly fees?: CurrencyFees
+  readonly unit?: Currency.Currency
+  readonly flat: number | FeeError
+} = { flat: 0 }
+
+const flatMinorOf = (
+  schedule: FeeSchedule,
+  fees: CurrencyFees,
+  unit: Currency.Currency
+): number | FeeError => {
   const flat = Rate.flatFeeMinorOrFail(fees.flatFee, unit)
   if (!isFeeError(flat) || fees !== schedule) return flat
   const code = unit.code

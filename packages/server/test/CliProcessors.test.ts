@@ -1,5 +1,7 @@
 /**
- * `levy processors set/show/delete/approve` as child processes on one embedded data directory,
+ * `levy processors set/show/delete/approve` as child processes on one PostgreSQL database
+ * (the commands are the same on every store; the embedded store's CLI is tested in Cli.test.ts,
+ * and a process on it spends about 2 s more CPU opening it),
  * against the local fake of Stripe (`LEVY_STRIPE_API_BASE_URL`): a key the fake refuses is not
  * saved (exit 1), a good one is saved and shown masked, never printed in full; delete removes
  * it. In live mode the owner's set applies at once with its event, and a change a key asked for
@@ -8,8 +10,8 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { EventRepository, type Ids, type Storage, Tenant } from "@levy/storage"
-import { Effect, ManagedRuntime } from "effect"
+import { EventRepository, type Ids, type Storage, Tenant, Testing } from "@levy/storage"
+import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Store from "../src/cli/Store.js"
 import { deleteProcessorConfig } from "../src/processorConfigs/deleteProcessorConfig.js"
@@ -17,13 +19,15 @@ import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import { levy, type Proc } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-processors-"))
-const storeArgs = ["--store", "embedded", "--data-dir", dataDir]
+const storeArgs = ["--store", "postgres", "--data-dir", dataDir]
+const scope = Effect.runSync(Scope.make())
+let databaseUrl = ""
 const WEBHOOK_SECRET = "whsec_cli0123456789abcdefghijklmn"
 const LIVE_KEY = "sk_live_cliFake0123456789abcdef7777"
 
 /** Runs `effect` on the data directory's store, between commands (one process at a time). */
 const onStore = <A, E>(effect: Effect.Effect<A, E, Storage.Repositories | Ids>) => {
-  const runtime = ManagedRuntime.make(Store.layer({ store: "embedded", dataDir }))
+  const runtime = ManagedRuntime.make(Store.layer({ store: "postgres", dataDir, databaseUrl }))
   return runtime.runPromise(effect).finally(() => runtime.dispose())
 }
 
@@ -32,7 +36,11 @@ let accountId = ""
 const running: Array<Proc> = []
 
 const run = async (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  const proc = levy([...args, ...storeArgs], { LEVY_STRIPE_API_BASE_URL: stripe.url, ...env })
+  const proc = levy([...args, ...storeArgs], {
+    LEVY_STRIPE_API_BASE_URL: stripe.url,
+    DATABASE_URL: databaseUrl,
+    ...env
+  })
   running.push(proc)
   const code = await proc.exited
   return { code, stdout: proc.stdout, stderr: proc.stderr }
@@ -56,6 +64,9 @@ const setStripe = (secretKey: string) =>
   )
 
 beforeAll(async () => {
+  databaseUrl = (
+    await Effect.runPromise(Scope.extend(Testing.throwawayDatabase("levy_cli_processors"), scope))
+  ).url
   stripe = await startFakeStripe({
     secretKey: "sk_test_cliFake0123456789abcdef4242",
     otherSecretKeys: [LIVE_KEY]
@@ -68,6 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL")
   await stripe?.close()
+  await Effect.runPromise(Scope.close(scope, Exit.void))
   rmSync(dataDir, { recursive: true, force: true })
 })
 
