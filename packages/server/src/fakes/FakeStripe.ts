@@ -7,6 +7,9 @@
  * webhook events signed the way Stripe signs them (`Stripe-Signature: t=…,v1=…`, HMAC-SHA256
  * of `t.payload` with the endpoint's `whsec_` secret), and metadata within Stripe's published
  * limits (400 `invalid_request_error` naming `metadata` or `metadata[key]` otherwise).
+ * Objects and events carry `livemode` from the key the payment was made with (`sk_live_…` /
+ * `rk_live_…`: live), as one Stripe host serves both modes. `levy fake stripe` serves it
+ * (cli/Fake.ts); Levy reaches it only through `LEVY_STRIPE_API_BASE_URL`.
  *
  * Endpoints: GET /v1/payment_methods/:id, GET /v1/confirmation_tokens/:id,
  * POST /v1/payment_intents (confirm=true), GET /v1/payment_intents/:id,
@@ -172,6 +175,9 @@ const missing = (kind: string, id: string, param: string) =>
     message: `No such ${kind}: '${id}'`
   })
 
+/** Whether a secret key is a live-mode one (`sk_live_…`, `rk_live_…`), as Stripe's prefixes say. */
+export const isLiveKey = (key: string): boolean => /^(sk|rk)_live_/.test(key)
+
 const cardObject = (card: TestCard) => ({
   brand: card.brand,
   country: card.country,
@@ -235,7 +241,7 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
             decline_code: p.lastError.declineCode,
             message: p.lastError.message
           },
-    livemode: false,
+    livemode: isLiveKey(p.secretKey),
     created: Math.floor(Date.now() / 1000)
   })
 
@@ -248,15 +254,26 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     payment_intent: p.id,
     refunded: p.amountRefunded === p.amount,
     disputed: p.disputed,
-    metadata: p.metadata
+    metadata: p.metadata,
+    livemode: isLiveKey(p.secretKey)
   })
 
+  /** Whether `object` (a PaymentIntent, or an object naming one) belongs to live mode. */
+  const liveObject = (object: unknown): boolean => {
+    const o = object as { livemode?: unknown; payment_intent?: unknown } | null
+    if (typeof o?.livemode === "boolean") return o.livemode
+    const payment =
+      typeof o?.payment_intent === "string" ? findPayment(o.payment_intent) : undefined
+    return payment !== undefined && isLiveKey(payment.secretKey)
+  }
+
+  /** An event about `object`, in the mode of the key its payment was made with. */
   const event = (type: string, object: unknown, previous?: unknown) => ({
     id: fakeId("evt_"),
     object: "event",
     api_version: "2026-10-28.endive",
     created: Math.floor(Date.now() / 1000),
-    livemode: false,
+    livemode: liveObject(object),
     type,
     data: previous === undefined ? { object } : { object, previous_attributes: previous }
   })
