@@ -116,13 +116,13 @@ export const instructions = (processor: Processor, url: string): ReadonlyArray<s
     `  levy accounts create --name "Live trial" ${store}   # note acct_… and the live secret key sk_prod_…`,
     `  levy processors set ${processor} --live --account acct_… ${store} ${flags}`,
     `  levy serve ${store}`,
-    `  curl http://localhost:4000/v1/charges -H "Authorization: Bearer sk_prod_…" -H "Idempotency-Key: live-try-1" -H "Content-Type: application/json" -d '${body}'`,
+    `  curl http://127.0.0.1:4000/v1/charges -H "Authorization: Bearer sk_prod_…" -H "Idempotency-Key: live-try-1" -H "Content-Type: application/json" -d '${body}'`,
     `  curl ${url}/_fake/payments   # the payment Levy made: amount = base + fee, metadata levy_fee, levy_charge, levy_account`,
     "Its notifications to Levy (refunds, disputes made at the processor):",
     ...notifications(
       processor,
       url,
-      `http://localhost:4000/v1/processor-webhooks/acct_…/live/${processor}`
+      `http://127.0.0.1:4000/v1/processor-webhooks/acct_…/live/${processor}`
     ),
     "",
     'Ctrl-C stops it; it keeps everything in memory. docs/processors.md, "Trying live mode on one machine".'
