@@ -198,6 +198,11 @@ export interface FakeStripeOptions {
    * made with, so a test can tell whose account the money went to.
    */
   readonly otherSecretKeys?: ReadonlyArray<string>
+  /**
+   * Restricted keys (`rk_…`) with read access only: a GET is answered, any other request is
+   * Stripe's 403 for a key without the permission (its API reference, "Restricted API keys").
+   */
+  readonly readOnlySecretKeys?: ReadonlyArray<string>
   /** Where to deliver events, signed with `secret`. */
   readonly webhook?: { readonly url: string; readonly secret: string }
   readonly port?: number
@@ -485,7 +490,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
   }
 
-  const keys = [secretKey, ...(options.otherSecretKeys ?? [])]
+  const readOnly = options.readOnlySecretKeys ?? []
+  const keys = [secretKey, ...(options.otherSecretKeys ?? []), ...readOnly]
   /** The accepted key the request carries, if any. */
   const keyOf = (request: FakeRequest) => {
     const given = header(request, "authorization") ?? ""
@@ -506,6 +512,13 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
       return error(401, {
         type: "invalid_request_error",
         message: `Invalid API Key provided: ${given.slice(0, 8)}${"*".repeat(Math.max(0, given.length - 12))}${given.slice(-4)}`
+      })
+    }
+    const account = keyOf(request) ?? secretKey
+    if (method !== "GET" && readOnly.includes(account)) {
+      return error(403, {
+        type: "invalid_request_error",
+        message: `The provided key '${account.slice(0, 8)}***${account.slice(-4)}' does not have the required permissions for this endpoint on account 'acct_levy_fake'. Having the 'rak_${path.includes("refunds") ? "refund" : "payment_intent"}_write' permission would allow this request to continue.`
       })
     }
     /** The id in `GET <prefix><id>`, if this request is one. */
@@ -559,9 +572,7 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
     if (method === "POST" && (path === "/v1/payment_intents" || path === "/v1/refunds")) {
       const execute = () =>
-        path === "/v1/refunds"
-          ? createRefund(params)
-          : createPaymentIntent(params, key, keyOf(request) ?? secretKey)
+        path === "/v1/refunds" ? createRefund(params) : createPaymentIntent(params, key, account)
       return idempotency.run(
         key,
         `${method} ${path} ${canonical(params)}`,
