@@ -92,8 +92,8 @@ const notifications = (processor: Processor, url: string, webhookUrl: string) =>
 export const instructions = (processor: Processor, url: string): ReadonlyArray<string> => {
   const name = processor === "stripe" ? "Stripe" : "Adyen"
   const variable = ApiBaseUrls.variable(processor)
-  const dataDir = ".levy-live"
-  const store = `--data-dir ${dataDir}`
+  // A data directory of its own, so a development store in ./.levy is left alone.
+  const store = "--data-dir .levy-live"
   const flags = Object.entries(credentials(processor))
     .map(([field, value]) => `--credential ${field}=${value}`)
     .join(" ")
@@ -109,10 +109,8 @@ export const instructions = (processor: Processor, url: string): ReadonlyArray<s
       ? `It accepts the live secret key ${STRIPE.secretKey} (and the test key ${STRIPE.testSecretKey}); cards are Stripe's test PaymentMethods (pm_card_visa, pm_card_chargeDeclined, …).`
       : `It plays Adyen's live environment: API key ${ADYEN.apiKey}, merchant account ${ADYEN.merchantAccount}; cards are Adyen's test_ card values (test_4111111111111111), holderName DECLINED refuses.`,
     "",
-    "Point Levy at it (Levy talks to a fake only when this is set, in every shell running levy):",
+    "In another terminal, point Levy at it (Levy talks to a fake only when this is set) and try live mode end to end:",
     `  export ${variable}=${url}`,
-    "",
-    "Then try live mode end to end, in another terminal:",
     `  levy accounts create --name "Live trial" ${store}   # note acct_… and the live secret key sk_prod_…`,
     `  levy processors set ${processor} --live --account acct_… ${store} ${flags}`,
     `  levy serve ${store}`,
