@@ -64,6 +64,29 @@ describe("fake Stripe follows Stripe's API reference", () => {
     expect(body.error.message).not.toContain("wrongwrongwrong")
   })
 
+  it("livemode follows the key a payment was made with, on the object and its event", async () => {
+    const LIVE = "sk_live_fakesTest0123456789"
+    const live = await startFakeStripe({ otherSecretKeys: [LIVE] })
+    try {
+      const pay = async (key: string) =>
+        (await (
+          await fetch(`${live.url}/v1/payment_intents`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}` },
+            body: "amount=500&currency=usd&confirm=true&payment_method=pm_card_visa"
+          })
+        ).json()) as { id: string; livemode: boolean }
+      const inLive = await pay(LIVE)
+      const inTest = await pay(live.secretKey)
+      expect([inLive.livemode, inTest.livemode]).toEqual([true, false])
+      const refund = live.refundInDashboard(inLive.id, 100)
+      expect(refund.livemode).toBe(true)
+      expect(live.refundInDashboard(inTest.id, 100).livemode).toBe(false)
+    } finally {
+      await live.close()
+    }
+  })
+
   it("same key and parameters: the first answer replayed, Idempotent-Replayed, one payment", async () => {
     const before = stripe.payments().length
     const body = "amount=500&currency=usd&confirm=true&payment_method=pm_card_visa"
