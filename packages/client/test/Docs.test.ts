@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startFakeStripe } from "../../server/test/fakes/FakeStripe.js"
+import { startFakeStripe } from "../../server/src/fakes/FakeStripe.js"
 import { Levy } from "../src/index.js"
 import { SECRET, start, WINDOW } from "./support.js"
 

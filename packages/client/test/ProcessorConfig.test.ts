@@ -4,7 +4,7 @@
  * live mode the change held, read, refused to its requester, and approved by another key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { startFakeStripe } from "../../server/test/fakes/FakeStripe.js"
+import { startFakeStripe } from "../../server/src/fakes/FakeStripe.js"
 import { InvalidRequestError, Levy, NotFoundError, PermissionError } from "../src/index.js"
 import {
   KEYS_WITH_APPROVER,

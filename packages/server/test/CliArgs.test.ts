@@ -301,6 +301,25 @@ describe("levy arguments", () => {
     })
   })
 
+  it("fake: stripe or adyen, the processor's default port unless --port; --json", async () => {
+    expect(await run(["fake", "stripe"])).toEqual({
+      _tag: "Fake",
+      processor: "stripe",
+      port: undefined,
+      json: false
+    })
+    expect(await run(["fake", "adyen", "--port", "0", "--json"])).toEqual({
+      _tag: "Fake",
+      processor: "adyen",
+      port: 0,
+      json: true
+    })
+    const big = await failure(["fake", "stripe", "--port", "70000"])
+    expect((big as UsageError).message).toBe("invalid port: 70000")
+    const other = await failure(["fake", "paypal"])
+    expect(ValidationError.isValidationError(other)).toBe(true)
+  })
+
   it("help: no command, --help, a command's --help", async () => {
     expect(await run([])).toEqual({ _tag: "Help" })
     expect(await run(["--help"])).toEqual({ _tag: "Help" })

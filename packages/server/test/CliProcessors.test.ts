@@ -14,8 +14,8 @@ import { EventRepository, type Ids, type Storage, Tenant, Testing } from "@levy/
 import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Store from "../src/cli/Store.js"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import { deleteProcessorConfig } from "../src/processorConfigs/deleteProcessorConfig.js"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import { levy, type Proc } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-processors-"))

@@ -13,8 +13,8 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Browser, chromium, type Page } from "playwright-core"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import { watch } from "./DashboardBrowserSupport.js"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import {
   call,
   KEYS_WITH_APPROVER,

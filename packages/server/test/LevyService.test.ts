@@ -16,9 +16,9 @@ import {
   StorageError
 } from "@levy/storage"
 import { Cause, Context, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
+import { startFakeStripe } from "../src/fakes/FakeStripe.js"
 import * as LevyService from "../src/inprocess/LevyService.js"
 import { stores } from "./chargeStores.js"
-import { startFakeStripe } from "./fakes/FakeStripe.js"
 import { RawSql } from "./testStores.js"
 
 type Store = Layer.Layer<Storage.Repositories | Ids, unknown>

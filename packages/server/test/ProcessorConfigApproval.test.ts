@@ -16,10 +16,10 @@ import {
 } from "@levy/storage"
 import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import { deleteProcessorConfig } from "../src/processorConfigs/deleteProcessorConfig.js"
 import { saveProcessorConfig } from "../src/processorConfigs/saveProcessorConfig.js"
 import { ProcessorApiBaseUrls } from "../src/processors/ApiBaseUrls.js"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import {
   call,
   KEYS_WITH_APPROVER,

@@ -7,8 +7,8 @@
 import { IdempotencyRepository, ProcessorConfigRepository, StorageError } from "@levy/storage"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type FakeAdyen, startFakeAdyen } from "./fakes/FakeAdyen.js"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
+import { type FakeAdyen, startFakeAdyen } from "../src/fakes/FakeAdyen.js"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import {
   call,
   KEYS_WITH_APPROVER,

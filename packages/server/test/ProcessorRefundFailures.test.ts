@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ChargeRepository, type NewCharge, type Processing, Tenant } from "@levy/storage"
 import { Effect } from "effect"
+import type { NotificationItem } from "../src/fakes/FakeAdyen.js"
+import { stripeSignature } from "../src/fakes/FakeStripe.js"
 import { seedCharge } from "./chargeStores.js"
-import type { NotificationItem } from "./fakes/FakeAdyen.js"
-import { stripeSignature } from "./fakes/FakeStripe.js"
 import {
   ADYEN_HMAC_KEY,
   type Processors,

@@ -14,9 +14,9 @@ import {
   Tenant
 } from "@levy/storage"
 import { Effect, Layer } from "effect"
+import type { NotificationItem } from "../src/fakes/FakeAdyen.js"
 import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import { seedCharge } from "./chargeStores.js"
-import type { NotificationItem } from "./fakes/FakeAdyen.js"
 import {
   ADYEN_HMAC_KEY,
   type Processors,

@@ -9,7 +9,7 @@
  * is read back from `/v1/events`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import {
   type Processors,
   STRIPE_WEBHOOK_SECRET,

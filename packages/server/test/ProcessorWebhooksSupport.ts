@@ -5,12 +5,12 @@
  * account's webhook URLs.
  */
 import { Effect, Layer, Option } from "effect"
+import { type FakeAdyen, startFakeAdyen } from "../src/fakes/FakeAdyen.js"
+import { type FakeStripe, startFakeStripe, stripeSignature } from "../src/fakes/FakeStripe.js"
 import * as AdyenAdapter from "../src/processors/adyen/AdyenProcessor.js"
 import type { PaymentProcessor } from "../src/processors/PaymentProcessor.js"
 import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import * as StripeAdapter from "../src/processors/stripe/StripeProcessor.js"
-import { type FakeAdyen, startFakeAdyen } from "./fakes/FakeAdyen.js"
-import { type FakeStripe, startFakeStripe, stripeSignature } from "./fakes/FakeStripe.js"
 import { ADYEN_HMAC_KEY } from "./processors/harnesses.js"
 
 export { ADYEN_HMAC_KEY }

@@ -6,8 +6,8 @@
  * the quote takes exactly the total shown, at the processor.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type FakeAdyen, startFakeAdyen } from "./fakes/FakeAdyen.js"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
+import { type FakeAdyen, startFakeAdyen } from "../src/fakes/FakeAdyen.js"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import { call, memoryStore, startWithStore } from "./support.js"
 
 let stripe: FakeStripe

@@ -18,6 +18,7 @@
  *   levy listen --forward-to URL [--api-key KEY] [--api-base URL] [--since UNIX_SECONDS]
  *   levy rules diff <from> <to> [--json]
  *   levy rules diff <from> <to> --account ID [--live] [--json] [--store …] [--data-dir DIR]
+ *   levy fake <stripe|adyen> [--port N] [--json]
  *
  * Every command line becomes one `Command` value, handed to the caller's `run`: main runs
  * it, the tests only look at it. Defaults that depend on the environment (`PORT`, `HOST`,
@@ -157,6 +158,13 @@ export type Command =
       readonly account?:
         | { readonly id: string; readonly live: boolean; readonly store: Store.Options }
         | undefined
+    }
+  | {
+      readonly _tag: "Fake"
+      readonly processor: "stripe" | "adyen"
+      /** 0: any free port; undefined: the processor's default (cli/Fake.ts). */
+      readonly port: number | undefined
+      readonly json: boolean
     }
   | { readonly _tag: "Help" }
 
@@ -665,6 +673,39 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
     )
   )
 
+  const fake = CliCommand.make(
+    "fake",
+    {
+      processor: CliArgs.choice(
+        [
+          ["stripe", "stripe"],
+          ["adyen", "adyen"]
+        ] as const,
+        { name: "processor" }
+      ),
+      port: Options.integer("port").pipe(
+        Options.optional,
+        Options.withDescription(
+          "port on 127.0.0.1 (default: stripe 4100, adyen 4101; 0 = any free port)"
+        )
+      ),
+      json
+    },
+    handle((flags) =>
+      Effect.gen(function* () {
+        const port = Option.getOrUndefined(flags.port)
+        if (port !== undefined && (port < 0 || port > 65535)) {
+          return yield* new UsageError({ message: `invalid port: ${port}` })
+        }
+        return { _tag: "Fake", processor: flags.processor, port, json: flags.json } as const
+      })
+    )
+  ).pipe(
+    CliCommand.withDescription(
+      "serve a local fake of the processor's API on 127.0.0.1 that accepts live-looking credentials, to try live mode on one machine (Levy uses it only with LEVY_<PROCESSOR>_API_BASE_URL set); prints the setting and the next commands"
+    )
+  )
+
   return CliCommand.make("levy", {}, () => run({ _tag: "Help" })).pipe(
     CliCommand.withSubcommands([
       serve,
@@ -686,7 +727,8 @@ export const make = <E, R>(run: (command: Command) => Effect.Effect<void, E, R>)
         ])
       ),
       listen,
-      CliCommand.make("rules").pipe(CliCommand.withSubcommands([rulesDiff]))
+      CliCommand.make("rules").pipe(CliCommand.withSubcommands([rulesDiff])),
+      fake
     ])
   )
 }

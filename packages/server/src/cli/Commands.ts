@@ -30,6 +30,7 @@ import * as Server from "../Server.js"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import { type Command, CommandFailed, UsageError } from "./Args.js"
+import * as Fake from "./Fake.js"
 import * as Listen from "./Listen.js"
 import * as RulesDiff from "./RulesDiff.js"
 import * as ServeBanner from "./ServeBanner.js"
@@ -88,6 +89,10 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     )
     const { rateLimits } = yield* EdgeConfigEnv.fromEnv
     for (const line of ServeBanner.lines(command, rateLimits.test, rateLimits.window)) {
+      yield* Console.log(line)
+    }
+    // A processor's requests going elsewhere (a proxy, `levy fake`) must not pass unnoticed.
+    for (const line of ProcessorApiBaseUrls.describe(yield* ProcessorApiBaseUrls.fromEnv)) {
       yield* Console.log(line)
     }
     yield* Console.log(`Levy is listening on ${url}`)
@@ -407,6 +412,8 @@ export const run = (command: Command) => {
       return Listen.run(command)
     case "RulesDiff":
       return RulesDiff.run(command)
+    case "Fake":
+      return Fake.run(command)
     case "Help":
       return Effect.void
   }

@@ -5,9 +5,9 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Either, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type FakeStripe, startFakeStripe } from "../../src/fakes/FakeStripe.js"
 import type { ChargeRequest, ProcessorSettings } from "../../src/processors/PaymentProcessor.js"
 import { make } from "../../src/processors/stripe/StripeProcessor.js"
-import { type FakeStripe, startFakeStripe } from "../fakes/FakeStripe.js"
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
 const SECRET = "whsec_levy_adapter"

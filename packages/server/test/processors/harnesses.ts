@@ -5,12 +5,12 @@
  */
 
 import { Duration } from "effect"
+import { startFakeAdyen } from "../../src/fakes/FakeAdyen.js"
+import { startFakeStripe } from "../../src/fakes/FakeStripe.js"
 import * as AdyenAdapter from "../../src/processors/adyen/AdyenProcessor.js"
 import type { PaymentProcessor } from "../../src/processors/PaymentProcessor.js"
 import * as Simulator from "../../src/processors/simulator/Simulator.js"
 import * as StripeAdapter from "../../src/processors/stripe/StripeProcessor.js"
-import { startFakeAdyen } from "../fakes/FakeAdyen.js"
-import { startFakeStripe } from "../fakes/FakeStripe.js"
 
 /** A signed notification, as the processor would POST it. */
 export interface Signed {

@@ -74,7 +74,14 @@ export const listen = async (
       () => res.destroy()
     )
   })
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
+  // A port in use fails the start (`levy fake --port N` says so), not the process.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
   const { port: bound } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${bound}`,

@@ -7,7 +7,9 @@
  * fake replays it and echoes the key), and standard webhooks (notificationItems signed with
  * the HMAC Adyen documents: the fields pspReference, originalReference, merchantAccountCode,
  * merchantReference, amount value and currency, eventCode, success joined by `:`, HMAC-SHA256
- * with the hex key, base64, in `additionalData.hmacSignature`).
+ * with the hex key, base64, in `additionalData.hmacSignature`). `levy fake adyen` serves it
+ * as Adyen's live environment (cli/Fake.ts); Levy reaches it only through
+ * `LEVY_ADYEN_API_BASE_URL`.
  *
  * Endpoints: POST /v72/paymentMethods, POST /v72/cardDetails, POST /v72/payments,
  * POST /v72/payments/{pspReference}/refunds.
@@ -140,6 +142,12 @@ export interface FakeAdyenOptions {
   /** Where to deliver notifications, signed with the hex `hmacKey`. */
   readonly webhook?: { readonly url: string; readonly hmacKey: string }
   readonly port?: number
+  /**
+   * Play Adyen's live environment: notifications say `"live": "true"` (Levy refuses a test
+   * notification at a live-mode URL, and the reverse). Adyen's keys do not tell the two
+   * apart, its hosts do; a fake is one host, so one environment.
+   */
+  readonly live?: boolean
 }
 
 let counter = 0
@@ -158,7 +166,7 @@ export const startFakeAdyen = async (options: FakeAdyenOptions = {}) => {
 
   const notification = (items: ReadonlyArray<NotificationItem>, hmacKey: string) => {
     const body = {
-      live: "false",
+      live: String(options.live === true),
       notificationItems: items.map((item) => {
         const full = { ...item, merchantAccountCode: merchantAccount }
         return {

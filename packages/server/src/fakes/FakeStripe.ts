@@ -7,6 +7,9 @@
  * webhook events signed the way Stripe signs them (`Stripe-Signature: t=…,v1=…`, HMAC-SHA256
  * of `t.payload` with the endpoint's `whsec_` secret), and metadata within Stripe's published
  * limits (400 `invalid_request_error` naming `metadata` or `metadata[key]` otherwise).
+ * Objects and events carry `livemode` from the key the payment was made with (`sk_live_…` /
+ * `rk_live_…`: live), as one Stripe host serves both modes. `levy fake stripe` serves it
+ * (cli/Fake.ts); Levy reaches it only through `LEVY_STRIPE_API_BASE_URL`.
  *
  * Endpoints: GET /v1/payment_methods/:id, GET /v1/confirmation_tokens/:id,
  * POST /v1/payment_intents (confirm=true), GET /v1/payment_intents/:id,
@@ -172,6 +175,9 @@ const missing = (kind: string, id: string, param: string) =>
     message: `No such ${kind}: '${id}'`
   })
 
+/** Whether a secret key is a live-mode one (`sk_live_…`, `rk_live_…`), as Stripe's prefixes say. */
+export const isLiveKey = (key: string): boolean => /^(sk|rk)_live_/.test(key)
+
 const cardObject = (card: TestCard) => ({
   brand: card.brand,
   country: card.country,
@@ -192,6 +198,11 @@ export interface FakeStripeOptions {
    * made with, so a test can tell whose account the money went to.
    */
   readonly otherSecretKeys?: ReadonlyArray<string>
+  /**
+   * Restricted keys (`rk_…`) with read access only: a GET is answered, any other request is
+   * Stripe's 403 for a key without the permission (its API reference, "Restricted API keys").
+   */
+  readonly readOnlySecretKeys?: ReadonlyArray<string>
   /** Where to deliver events, signed with `secret`. */
   readonly webhook?: { readonly url: string; readonly secret: string }
   readonly port?: number
@@ -235,7 +246,7 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
             decline_code: p.lastError.declineCode,
             message: p.lastError.message
           },
-    livemode: false,
+    livemode: isLiveKey(p.secretKey),
     created: Math.floor(Date.now() / 1000)
   })
 
@@ -248,15 +259,26 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     payment_intent: p.id,
     refunded: p.amountRefunded === p.amount,
     disputed: p.disputed,
-    metadata: p.metadata
+    metadata: p.metadata,
+    livemode: isLiveKey(p.secretKey)
   })
 
+  /** Whether `object` (a PaymentIntent, or an object naming one) belongs to live mode. */
+  const liveObject = (object: unknown): boolean => {
+    const o = object as { livemode?: unknown; payment_intent?: unknown } | null
+    if (typeof o?.livemode === "boolean") return o.livemode
+    const payment =
+      typeof o?.payment_intent === "string" ? findPayment(o.payment_intent) : undefined
+    return payment !== undefined && isLiveKey(payment.secretKey)
+  }
+
+  /** An event about `object`, in the mode of the key its payment was made with. */
   const event = (type: string, object: unknown, previous?: unknown) => ({
     id: fakeId("evt_"),
     object: "event",
     api_version: "2026-10-28.endive",
     created: Math.floor(Date.now() / 1000),
-    livemode: false,
+    livemode: liveObject(object),
     type,
     data: previous === undefined ? { object } : { object, previous_attributes: previous }
   })
@@ -468,7 +490,8 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
   }
 
-  const keys = [secretKey, ...(options.otherSecretKeys ?? [])]
+  const readOnly = options.readOnlySecretKeys ?? []
+  const keys = [secretKey, ...(options.otherSecretKeys ?? []), ...readOnly]
   /** The accepted key the request carries, if any. */
   const keyOf = (request: FakeRequest) => {
     const given = header(request, "authorization") ?? ""
@@ -489,6 +512,13 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
       return error(401, {
         type: "invalid_request_error",
         message: `Invalid API Key provided: ${given.slice(0, 8)}${"*".repeat(Math.max(0, given.length - 12))}${given.slice(-4)}`
+      })
+    }
+    const account = keyOf(request) ?? secretKey
+    if (method !== "GET" && readOnly.includes(account)) {
+      return error(403, {
+        type: "invalid_request_error",
+        message: `The provided key '${account.slice(0, 8)}***${account.slice(-4)}' does not have the required permissions for this endpoint on account 'acct_levy_fake'. Having the 'rak_${path.includes("refunds") ? "refund" : "payment_intent"}_write' permission would allow this request to continue.`
       })
     }
     /** The id in `GET <prefix><id>`, if this request is one. */
@@ -542,9 +572,7 @@ export const startFakeStripe = async (options: FakeStripeOptions = {}) => {
     }
     if (method === "POST" && (path === "/v1/payment_intents" || path === "/v1/refunds")) {
       const execute = () =>
-        path === "/v1/refunds"
-          ? createRefund(params)
-          : createPaymentIntent(params, key, keyOf(request) ?? secretKey)
+        path === "/v1/refunds" ? createRefund(params) : createPaymentIntent(params, key, account)
       return idempotency.run(
         key,
         `${method} ${path} ${canonical(params)}`,

@@ -1,15 +1,14 @@
 /**
  * The fakes themselves, spoken to over raw HTTP: they must behave as the processors' API
- * references say, or the adapters' tests prove nothing. Also the standalone process the crash
- * tests run, and webhook delivery.
+ * references say, or the adapters' tests prove nothing. Also `levy fake` serving them, and
+ * webhook delivery.
  */
-import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type FakeAdyen, startFakeAdyen } from "./FakeAdyen.js"
-import { decodeForm, type FakeStripe, startFakeStripe } from "./FakeStripe.js"
+import { type FakeAdyen, startFakeAdyen } from "../src/fakes/FakeAdyen.js"
+import { decodeForm, type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
+import { levy, waitFor } from "./levyProcess.js"
 
 /** The fields of a processor's JSON answer these tests read. */
 interface Body {
@@ -63,6 +62,29 @@ describe("fake Stripe follows Stripe's API reference", () => {
     const body = await json(response)
     expect(body.error.type).toBe("invalid_request_error")
     expect(body.error.message).not.toContain("wrongwrongwrong")
+  })
+
+  it("livemode follows the key a payment was made with, on the object and its event", async () => {
+    const LIVE = "sk_live_fakesTest0123456789"
+    const live = await startFakeStripe({ otherSecretKeys: [LIVE] })
+    try {
+      const pay = async (key: string) =>
+        (await (
+          await fetch(`${live.url}/v1/payment_intents`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}` },
+            body: "amount=500&currency=usd&confirm=true&payment_method=pm_card_visa"
+          })
+        ).json()) as { id: string; livemode: boolean }
+      const inLive = await pay(LIVE)
+      const inTest = await pay(live.secretKey)
+      expect([inLive.livemode, inTest.livemode]).toEqual([true, false])
+      const refund = live.refundInDashboard(inLive.id, 100)
+      expect(refund.livemode).toBe(true)
+      expect(live.refundInDashboard(inTest.id, 100).livemode).toBe(false)
+    } finally {
+      await live.close()
+    }
   })
 
   it("same key and parameters: the first answer replayed, Idempotent-Replayed, one payment", async () => {
@@ -238,30 +260,18 @@ describe("fakes deliver notifications and run as a process", () => {
   })
 
   it.each(["stripe", "adyen"])(
-    "serve.ts %s prints its URL and serves the control endpoints",
+    "levy fake %s --json prints its URL and serves the control endpoints",
     async (processor) => {
-      const child = spawn(
-        process.execPath,
-        ["--import", "tsx", resolve(import.meta.dirname, "serve.ts"), processor],
-        {
-          stdio: ["ignore", "pipe", "inherit"]
-        }
-      )
+      const child = levy(["fake", processor, "--port", "0", "--json"])
       try {
-        const line = await new Promise<string>((done, fail) => {
-          let out = ""
-          child.stdout.on("data", (c: Buffer) => {
-            out += c.toString()
-            if (out.includes("\n")) done(out.split("\n")[0] ?? "")
-          })
-          child.on("exit", () => fail(new Error("exited")))
-        })
+        const [line = ""] = await waitFor(child, /^\{.*\}$/m)
         const info = JSON.parse(line)
         expect(info.processor).toBe(processor)
+        expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
         const payments = await fetch(`${info.url}/_fake/payments`)
         expect(await payments.json()).toEqual([])
       } finally {
-        child.kill("SIGKILL")
+        child.child.kill("SIGKILL")
       }
     }
   )
