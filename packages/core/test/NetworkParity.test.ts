@@ -10,6 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
 import * as Compliance from "../src/compliance/Compliance.js"
+import * as ResearchRules from "../src/compliance/ResearchRules.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
 import { on100, pct, today } from "./lawCases.js"
@@ -56,6 +57,82 @@ describe("American Express in the US: no higher than the other networks' cards",
   it("an Amex card where no network rule asks for parity (Canada) is not bound by it", () => {
     const ca = on100("CA-ON", 240, today, amex)
     expect(ca.reason ?? "").not.toContain("parity")
+  })
+})
+
+/** A made-up place whose law caps four-party cards at 1 % and leaves three-party ones alone. */
+const record = (code: string, kind: string, rules: ReadonlyArray<object>) => ({
+  file: `${code}.json`,
+  json: {
+    code,
+    kind,
+    name: code,
+    currency: "usd",
+    checkedOn: "2026-12-01",
+    versions: [
+      {
+        effectiveFrom: "1900-01-01",
+        effectiveUntil: null,
+        confidence: "low",
+        rules: rules.map((rule) => ({
+          limit: null,
+          alternatives: null,
+          standardChannelOnly: false,
+          requiresDisclosure: false,
+          notes: "",
+          ...rule
+        })),
+        sources: [{ url: "https://example.org/", title: "made up", kind: "secondary", quote: "-" }],
+        notes: ""
+      }
+    ]
+  }
+})
+const cap = (percent: string) => ({
+  maxPercentage: percent,
+  maxFlatFee: null,
+  costOfAcceptance: false
+})
+const madeUp = Ruleset.make(
+  Either.getOrThrow(
+    ResearchRules.decodeFiles([
+      record("ZZ", "place", [
+        { scope: {}, status: "permitted" },
+        { scope: { schemes: ["four_party"] }, status: "permitted", limit: cap("1") }
+      ]),
+      record("ZZ-NETWORK-VISA", "network", [
+        { scope: { networks: ["visa"] }, status: "permitted", limit: cap("5") }
+      ]),
+      record("ZZ-NETWORK-AMEX", "network", [
+        { scope: { networks: ["amex"] }, status: "permitted", networkParity: true }
+      ])
+    ])
+  ).flatMap(ResearchRules.fromRecord),
+  "test"
+)
+
+describe("parity judges the other network's card under the place's law for its own scheme", () => {
+  it("a three-party card the law leaves alone is held to the 1 % the law sets for a Visa card", () => {
+    const check = (cardNetwork: string, fee: number) =>
+      Either.getOrThrow(
+        Compliance.check(madeUp, {
+          region: "ZZ",
+          cardNetwork,
+          cardType: "credit",
+          amount: 10_000,
+          fee,
+          flatPart: 0,
+          percentage: 0,
+          flatFee: Decimal.ZERO
+        })
+      )
+    expect(check("visa", 101).reasonCode).toBe("percentage_over_limit")
+    expect(check("amex", 100).compliant).toBe(true)
+    const over = check("amex", 101)
+    expect(over.reasonCode).toBe("percentage_over_limit")
+    expect(over.reason).toBe(
+      "The fee is above 1% of the amount, the maximum under the law of ZZ (for another network's comparable card, which binds this one through rule ZZ-NETWORK-AMEX: a fee no higher than on other networks' cards)."
+    )
   })
 })
 

@@ -138,7 +138,7 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
   for (const rule of selectNetworks(networks, s)) {
     merger.add(rule.rule, termsFor(rule, s))
   }
-  if (merger.parityBy !== undefined) addParity(merger, merger.parityBy, places, networks, s)
+  if (merger.parityBy !== undefined) addParity(merger, places, networks, s)
   for (const versions of channels) {
     const rule = Ruleset.inForce(versions, s.day)
     // A channel rule with clauses scopes its own channels; one without names its channel.
@@ -161,7 +161,6 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
  */
 const addParity = (
   merger: Merger,
-  via: Rule,
   places: ReadonlyArray<Ruleset.CompiledRule>,
   networks: ReadonlyArray<Ruleset.Versions>,
   s: Situation
@@ -174,9 +173,9 @@ const addParity = (
   }
   for (const network of others) {
     const other: Situation = { ...s, network, scheme: IssuingOf.schemeOf(network) }
-    for (const place of places) merger.addThrough(place.rule, termsFor(place, other), via)
+    for (const place of places) merger.addThrough(place.rule, termsFor(place, other))
     for (const rule of selectNetworks(networks, other)) {
-      merger.addThrough(rule.rule, termsFor(rule, other), via)
+      merger.addThrough(rule.rule, termsFor(rule, other))
     }
   }
 }
@@ -250,11 +249,13 @@ const cardBits = (types: ReadonlyArray<CardType>): number =>
 
 const NONE: Bound = { value: Number.POSITIVE_INFINITY, by: undefined }
 
+/** A rule's stand-in when it binds through parity (one per rule, so policies agree on it). */
+const parityCopies = new WeakMap<Rule, Rule>()
+
 class Merger {
   missing: string | undefined
   /** The first rule read whose terms ask for network parity. */
   parityBy: Rule | undefined
-  private readonly direct = new Set<Rule>()
   private readonly throughParity = new Set<Rule>()
   private readonly amountScopes: Array<AmountRange> = []
   private validFrom = Number.NEGATIVE_INFINITY
@@ -298,16 +299,23 @@ class Merger {
   }
 
   add(rule: Rule, resolved: Clauses.Resolved) {
-    this.direct.add(rule)
-    this.throughParity.delete(rule)
     if (resolved.terms.networkParity === true) this.parityBy ??= rule
     this.merge(rule, resolved, false)
   }
 
-  /** Another network's card's rule, binding this card through the parity rule `via`. */
-  addThrough(rule: Rule, resolved: Clauses.Resolved, via: Rule) {
-    if (!this.direct.has(rule) && rule !== via) this.throughParity.add(rule)
-    this.merge(rule, resolved, true)
+  /**
+   * Another network's card's rule (or the place's law for that card), binding this card through
+   * the parity rule: merged as a copy of the rule, so a limit it sets is known to come through
+   * parity even where the same rule also applies directly with looser terms.
+   */
+  addThrough(rule: Rule, resolved: Clauses.Resolved) {
+    let copy = parityCopies.get(rule)
+    if (copy === undefined) {
+      copy = { ...rule }
+      parityCopies.set(rule, copy)
+    }
+    this.throughParity.add(copy)
+    this.merge(copy, resolved, true)
   }
 
   private merge(rule: Rule, { terms: t, elections }: Clauses.Resolved, through: boolean) {
