@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import fc from "fast-check"
+import * as AmountCondition from "../src/compliance/AmountCondition.js"
 import * as Clauses from "../src/compliance/Clauses.js"
 import * as Compliance from "../src/compliance/Compliance.js"
 import type { Clause, RuleStatus, Terms } from "../src/compliance/Rule.js"
@@ -43,7 +44,11 @@ describe("Utah, 2013-05-14 to 2014-06-29: no credit-card surcharge on a transact
   })
 
   it("one cent more is outside the section: the law there stays uncertain, and an opted-in account may charge", () => {
-    expect(utah(TEN_THOUSAND_DOLLARS + 1, "2013-06-01").reasonCode).toBe("legal_uncertainty")
+    const above = utah(TEN_THOUSAND_DOLLARS + 1, "2013-06-01")
+    expect(above.reasonCode).toBe("legal_uncertainty")
+    expect(above.reason).toBe(
+      "The law on card fees in Utah (US-UT), for a transaction above 10000.00 USD is uncertain; the account must opt in (allowUncertain) to charge one."
+    )
     expect(utah(TEN_THOUSAND_DOLLARS + 1, "2013-06-01", { allowUncertain: true }).compliant).toBe(
       true
     )
@@ -96,6 +101,20 @@ describe("Utah, 2013-05-14 to 2014-06-29: no credit-card surcharge on a transact
 })
 
 const terms = (status: RuleStatus): Terms => ({ ...Clauses.UNCERTAIN, status })
+
+describe("a range in a reason's words, in the currency's own minor units", () => {
+  it("zero-, two- and three-decimal currencies", () => {
+    expect(AmountCondition.describe({ currency: "jpy", min: 10_000, max: null })).toBe(
+      "of at least 10000 JPY"
+    )
+    expect(AmountCondition.describe({ currency: "usd", min: 500, max: 1_000_000 })).toBe(
+      "from 5.00 to 10000.00 USD"
+    )
+    expect(AmountCondition.describe({ currency: "bhd", min: null, max: 1_500 })).toBe(
+      "of at most 1.500 BHD"
+    )
+  })
+})
 
 const ORDER: Readonly<Record<RuleStatus, number>> = { permitted: 0, uncertain: 1, prohibited: 2 }
 const status = fc.constantFrom<RuleStatus>("permitted", "uncertain", "prohibited")

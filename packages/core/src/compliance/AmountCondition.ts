@@ -18,16 +18,26 @@ export const phrase = (rule: Rule | undefined, amount: Clauses.Amount | undefine
   if (amount === undefined || ranges.every((range) => range.currency !== amount.currency)) {
     return `, for a transaction whose amount is not known in ${ranges[0]!.currency.toUpperCase()} (the stricter terms either side of an amount ${describe(ranges[0]!)} bind)`
   }
-  return `, for a transaction not ${ranges.map(describe).join(" or ")}`
+  return `, for a transaction ${ranges.map(outside).join(" and ")}`
+}
+
+/** The other side of a range: "above 10000.00 USD", "below 5.00 USD", "outside 5.00 to 10.00 USD". */
+const outside = (range: AmountRange): string => {
+  const code = range.currency.toUpperCase()
+  if (range.min === null) return `above ${major(range.currency, range.max!)} ${code}`
+  if (range.max === null) return `below ${major(range.currency, range.min)} ${code}`
+  return `outside ${major(range.currency, range.min)} to ${major(range.currency, range.max)} ${code}`
+}
+
+const major = (code: string, minor: number): string => {
+  const currency = Currency.lookup(code)
+  return currency === undefined ? `${minor} minor units of` : Currency.formatMajor(currency, minor)
 }
 
 /** "of at most 10000.00 USD", "of at least 5.00 USD", "from 5.00 to 10.00 USD". */
 export const describe = (range: AmountRange): string => {
-  const currency = Currency.lookup(range.currency)
   const code = range.currency.toUpperCase()
-  const major = (minor: number) =>
-    currency === undefined ? `${minor} minor units` : Currency.formatMajor(currency, minor)
-  if (range.min === null) return `of at most ${major(range.max!)} ${code}`
-  if (range.max === null) return `of at least ${major(range.min)} ${code}`
-  return `from ${major(range.min)} to ${major(range.max)} ${code}`
+  if (range.min === null) return `of at most ${major(range.currency, range.max!)} ${code}`
+  if (range.max === null) return `of at least ${major(range.currency, range.min)} ${code}`
+  return `from ${major(range.currency, range.min)} to ${major(range.currency, range.max)} ${code}`
 }
