@@ -41,6 +41,22 @@ const CardType = Schema.Literal("credit", "debit", "prepaid")
 const Channel = Schema.Literal("online", "in_person")
 const FeeType = Schema.Literal("surcharge", "convenience_fee")
 
+/** Minor units of the range's currency: integers, never a float (cents for usd, yen for jpy). */
+const Minor = Schema.Int.pipe(Schema.nonNegative())
+
+/**
+ * Transaction amounts a rule applies to, both ends inclusive, in minor units of `currency`
+ * (Utah's "a transaction for $10,000 or less": `{ currency: "usd", min: null, max: 1000000 }`).
+ * A payment in another currency, or of an unknown amount, is not known to be in the range:
+ * the engine then takes the strictest of the terms inside and outside it.
+ */
+export const AmountRange = Schema.Struct({
+  currency: Schema.String.pipe(Schema.pattern(/^[a-z]{3}$/)),
+  min: Schema.NullOr(Minor),
+  max: Schema.NullOr(Minor)
+})
+export type AmountRange = typeof AmountRange.Type
+
 /** The payments a rule applies to; a missing field means any. */
 export const Scope = Schema.Struct({
   schemes: Schema.optional(Schema.Array(Scheme)),
@@ -49,7 +65,8 @@ export const Scope = Schema.Struct({
   cardTypes: Schema.optional(Schema.Array(CardType)),
   channels: Schema.optional(Schema.Array(Channel)),
   networks: Schema.optional(Schema.Array(Schema.String.pipe(Schema.pattern(/^[a-z0-9_]+$/)))),
-  feeTypes: Schema.optional(Schema.Array(FeeType))
+  feeTypes: Schema.optional(Schema.Array(FeeType)),
+  amount: Schema.optional(AmountRange)
 })
 export type Scope = typeof Scope.Type
 
@@ -80,6 +97,13 @@ export const ResearchRule = Schema.Struct({
   allowedChannels: Schema.optional(Schema.Array(Channel).pipe(Schema.minItems(1))),
   /** The fee must be a flat amount, whatever the payment's value; absent: false. */
   flatOnly: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /**
+   * Network parity: a fee on this card may be no higher than the fee the same account charges
+   * on a comparable card (same card type, cardholder, channel, issuing region and amount) of
+   * each other network the place has a rule for (American Express: "not higher than any
+   * surcharge imposed on ... any other Credit Card"); absent: false.
+   */
+  networkParity: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** A fee may be charged on recurring or instalment payments; absent: true. */
   recurringAllowed: Schema.optionalWith(Schema.Boolean, { default: () => true }),
   requiresDisclosure: Schema.Boolean,
@@ -123,6 +147,9 @@ export const problems = (record: Record, fileCode?: string): ReadonlyArray<strin
     found.push(`code ${record.code} is not the file's name ${fileCode}.json`)
   }
   record.versions.forEach((v, i) => {
+    v.rules.forEach((rule, r) => {
+      found.push(...amountProblems(rule.scope.amount, `versions[${i}].rules[${r}]`))
+    })
     const next = record.versions[i + 1]
     const at = `versions[${i}] (${v.effectiveFrom})`
     if (v.effectiveUntil !== null && v.effectiveUntil <= v.effectiveFrom) {
@@ -139,6 +166,16 @@ export const problems = (record: Record, fileCode?: string): ReadonlyArray<strin
   })
   found.push(...Sourcing.problems(record))
   return found
+}
+
+/** An amount range that bounds nothing, or whose ends are the wrong way round. */
+const amountProblems = (range: AmountRange | undefined, at: string): ReadonlyArray<string> => {
+  if (range === undefined) return []
+  if (range.min === null && range.max === null) return [`${at}: an amount range needs min or max`]
+  if (range.min !== null && range.max !== null && range.min > range.max) {
+    return [`${at}: amount min ${range.min} is above max ${range.max}`]
+  }
+  return []
 }
 
 /** A research record from untrusted JSON, or every reason it is not one. */

@@ -168,6 +168,30 @@ describe("the validator refuses", () => {
     ).toContain("not a calendar date")
   })
 
+  it("an amount range that is not integer minor units, bounds nothing, or is the wrong way round", () => {
+    const withAmount = (amount: unknown) =>
+      reasons(
+        edit((r) => {
+          r.versions[1]!.rules[0]!.scope = { amount } as never
+        })
+      )
+    expect(withAmount({ currency: "usd", min: null, max: 1_000_000 })).toBe("")
+    expect(withAmount({ currency: "usd", min: null, max: 10_000.5 })).toContain("integer")
+    expect(withAmount({ currency: "usd", min: null, max: "10000" })).toContain("max")
+    expect(withAmount({ currency: "USD", min: 1, max: null })).toContain("currency")
+    expect(withAmount({ currency: "usd", min: null, max: null })).toContain("needs min or max")
+    expect(withAmount({ currency: "usd", min: 200, max: 100 })).toContain(
+      "min 200 is above max 100"
+    )
+  })
+
+  it("a network parity flag that is not a boolean", () => {
+    const json = edit((r) => {
+      ;(r.versions[1]!.rules[0] as Json).networkParity = "yes"
+    })
+    expect(reasons(json)).toContain("networkParity")
+  })
+
   it("a record whose code is not its file name", () => {
     expect(reasons(valid, "NO")).toContain("is not the file's name NO.json")
   })

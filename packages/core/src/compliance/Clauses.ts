@@ -6,6 +6,7 @@
  * network does for network rules (docs/design.md §3).
  */
 import type {
+  AmountRange,
   CardType,
   Channel,
   Clause,
@@ -28,6 +29,14 @@ export interface Payment {
   /** Lower-case network name; "" when unknown. */
   readonly network: string
   readonly feeType: FeeType
+  /** The transaction amount in minor units of its (lower-case) currency; undefined when unknown. */
+  readonly amount: Amount | undefined
+}
+
+/** A transaction amount: minor units of a lower-case currency code. */
+export interface Amount {
+  readonly minor: number
+  readonly currency: string
 }
 
 /** Terms with every election the rule makes (each a set of limits, any one of which suffices). */
@@ -42,7 +51,8 @@ const CARD_TYPES: ReadonlyArray<CardType> = ["credit", "debit", "prepaid"]
 /** A network no clause names. */
 const OTHER_NETWORK = "(other)"
 
-const UNCERTAIN: Terms = {
+/** The terms of a payment no clause matches (and the base of any terms built by hand). */
+export const UNCERTAIN: Terms = {
   status: "uncertain",
   cardTypes: CARD_TYPES,
   cardholders: ["consumer", "business"],
@@ -78,16 +88,64 @@ const strictestOver = (clauses: ReadonlyArray<Clause>, p: Payment): Resolved => 
     p.network !== "" || !mentions("networks")
       ? [p.network]
       : [...new Set(clauses.flatMap((c) => c.scope.networks ?? [])), OTHER_NETWORK]
+  const amounts =
+    !mentions("amount") || knownIn(clauses, p.amount) ? [p.amount] : amountsOf(clauses)
   let found: Resolved | undefined
   for (const scheme of schemes)
     for (const issuing of issuings)
-      for (const network of networks) {
-        const terms = pick(clauses, { ...p, scheme, issuing, network })
-        const resolved = { terms, elections: terms.alternatives ? [terms.alternatives] : [] }
-        found = found === undefined ? resolved : stricter(found, resolved)
-      }
+      for (const network of networks)
+        for (const amount of amounts) {
+          const terms = pick(clauses, { ...p, scheme, issuing, network, amount })
+          const resolved = { terms, elections: terms.alternatives ? [terms.alternatives] : [] }
+          found = found === undefined ? resolved : stricter(found, resolved)
+        }
   return found!
 }
+
+/**
+ * One amount from each stretch of amounts on which the clauses' ranges agree: each end of a
+ * range and the amount just past it, and undefined (no range: an amount in another currency).
+ */
+const amountsOf = (clauses: ReadonlyArray<Clause>): ReadonlyArray<Amount | undefined> => {
+  const found: Array<Amount | undefined> = [undefined]
+  for (const { scope } of clauses) {
+    const range = scope.amount
+    if (range === undefined) continue
+    const at = (minor: number) => found.push({ minor, currency: range.currency })
+    if (range.min !== null) {
+      at(range.min)
+      if (range.min > 0) at(range.min - 1)
+    }
+    if (range.max !== null) {
+      at(range.max)
+      at(range.max + 1)
+    }
+  }
+  return found
+}
+
+/** An amount known in the currency of every amount range of the clauses (else it is as good as unknown). */
+const knownIn = (clauses: ReadonlyArray<Clause>, amount: Amount | undefined): boolean =>
+  amount !== undefined &&
+  clauses.every((c) => c.scope.amount === undefined || c.scope.amount.currency === amount.currency)
+
+/**
+ * Where an amount stands to a range, as a key: "1" in it, "0" outside it in its currency, "?"
+ * unknown (no amount, or one in another currency). Equal keys over a rule's ranges resolve alike.
+ */
+export const side = (range: AmountRange, amount: Amount | undefined): string =>
+  amount === undefined || amount.currency !== range.currency
+    ? "?"
+    : inRange(range, amount)
+      ? "1"
+      : "0"
+
+/** Whether an amount is in a range: same currency, within both (inclusive) ends. */
+export const inRange = (range: AmountRange, amount: Amount | undefined): boolean =>
+  amount !== undefined &&
+  amount.currency === range.currency &&
+  (range.min === null || amount.minor >= range.min) &&
+  (range.max === null || amount.minor <= range.max)
 
 /** The most specific matching clause's terms (the first listed on a tie), or uncertain. */
 const pick = (clauses: ReadonlyArray<Clause>, p: Payment): Terms => {
@@ -111,7 +169,8 @@ const matches = (s: Scope, p: Payment): boolean =>
   within(s.cardTypes, p.cardType) &&
   within(s.channels, p.channel) &&
   within(s.networks, p.network) &&
-  within(s.feeTypes, p.feeType)
+  within(s.feeTypes, p.feeType) &&
+  (s.amount === undefined || inRange(s.amount, p.amount))
 
 /** A scope field admits a value; an unknown value is only admitted by a field that admits any. */
 const within = <A>(allowed: ReadonlyArray<A> | undefined, value: A | undefined): boolean =>
@@ -143,6 +202,7 @@ export const stricter = (a: Resolved, b: Resolved): Resolved => {
       recurringAllowed: x.recurringAllowed && y.recurringAllowed,
       requiresDisclosure: x.requiresDisclosure || y.requiresDisclosure,
       standardChannelOnly: (x.standardChannelOnly ?? false) || (y.standardChannelOnly ?? false),
+      ...(x.networkParity === true || y.networkParity === true ? { networkParity: true } : {}),
       disclosureText: x.disclosureText ?? y.disclosureText ?? null
     },
     elections: a.elections === b.elections ? a.elections : union(a.elections, b.elections)

@@ -8,6 +8,8 @@ import * as Decimal from "../Decimal.js"
 import { type FeeError, fail, isFeeError, toEither } from "../FeeError.js"
 import * as Rate from "../Rate.js"
 import * as Rounding from "../Rounding.js"
+import * as AmountCondition from "./AmountCondition.js"
+import * as Clauses from "./Clauses.js"
 import * as Day from "./Day.js"
 import * as Issuing from "./Issuing.js"
 import * as Policy from "./Policy.js"
@@ -116,9 +118,10 @@ export const checkOrFail = (
 ): ComplianceVerdict | FeeError => {
   const region = ctx.region
   if (region === undefined || region === null) return noRules(ruleset)
-  const policy = policyFor(ruleset, region, ctx)
-  if (policy === undefined) return unknownRegion(ruleset, region, fee.amount !== undefined)
-  if (isFeeError(policy)) return policy
+  const found = policyFor(ruleset, region, ctx)
+  if (found === undefined) return unknownRegion(ruleset, region, fee.amount !== undefined)
+  if (isFeeError(found)) return found
+  const policy = forAmount(ruleset, found, fee)
   const measured = measure(policy, fee)
   return isFeeError(measured) ? measured : decide(ruleset, region, policy, ctx, fee, measured)
 }
@@ -173,7 +176,8 @@ export const adjustToCompliant = (
   Either.flatMap(check(ruleset, input), (original) => {
     if (original.compliant) return Either.right({ fee: input.fee, verdict: original, original })
     const found = input.region == null ? undefined : policyFor(ruleset, input.region, input)
-    const policy = found === undefined || isFeeError(found) ? undefined : found
+    const policy =
+      found === undefined || isFeeError(found) ? undefined : forAmount(ruleset, found, input)
     const { fee, flatPart } = lowered(policy, original, input, currencyOf(policy, input))
     return Either.map(check(ruleset, { ...input, fee, flatPart }), (verdict) => ({
       fee,
@@ -197,13 +201,14 @@ export const adjustOrFail = (
     const verdict = noRules(ruleset)
     return { fee: fee.fee, verdict, original: verdict }
   }
-  const policy = policyFor(ruleset, region, ctx)
-  if (policy === undefined) {
+  const found = policyFor(ruleset, region, ctx)
+  if (found === undefined) {
     // No fee is compliant in an unknown place, and none is collected: the verdict stays.
     const verdict = unknownRegion(ruleset, region, true)
     return { fee: lowered(undefined, verdict, fee, undefined).fee, verdict, original: verdict }
   }
-  if (isFeeError(policy)) return policy
+  if (isFeeError(found)) return found
+  const policy = forAmount(ruleset, found, fee)
   const m = measure(policy, fee)
   if (isFeeError(m)) return m
   const original = decide(ruleset, region, policy, ctx, fee, m)
@@ -338,6 +343,32 @@ const detailedPolicy = (
   return built
 }
 
+/** Policies rebuilt for an amount, by the ranges it is in: one per stretch of amounts, not per amount. */
+const byAmount = new WeakMap<Policy.Policy, Map<string, Policy.Policy>>()
+
+/**
+ * The policy for the fee's amount where a rule read scopes by amount (Utah's "$10,000 or less");
+ * otherwise, or with no amount given, the policy itself (which binds the strictest either side).
+ */
+const forAmount = (ruleset: Ruleset, policy: Policy.Policy, fee: FeeUnderCheck): Policy.Policy => {
+  if (policy.amountScopes.length === 0 || fee.amount === undefined) return policy
+  const currency = fee.unit?.code ?? (fee.currency ?? policy.place?.currency ?? "usd").toLowerCase()
+  const amount = { minor: fee.amount, currency }
+  let key = ""
+  for (const range of policy.amountScopes) key += Clauses.side(range, amount)
+  let built = byAmount.get(policy)
+  if (built === undefined) {
+    built = new Map()
+    byAmount.set(policy, built)
+  }
+  let hit = built.get(key)
+  if (hit === undefined) {
+    hit = Policy.build(ruleset, { ...policy.situation, amount }) ?? policy
+    built.set(key, hit)
+  }
+  return hit
+}
+
 const situation = (
   rawRegion: string,
   day: number,
@@ -359,7 +390,8 @@ const situation = (
       ctx.cardIssuingCountry === undefined
         ? undefined
         : Issuing.issuingOf(region.slice(0, 2), ctx.cardIssuingCountry.toUpperCase()),
-    standardChannel: ctx.standardChannel
+    standardChannel: ctx.standardChannel,
+    amount: undefined
   }
 }
 
@@ -583,7 +615,11 @@ const blockedBy = (
   if (p.prohibitedBy)
     return {
       code: "fees_prohibited",
-      reason: memo(p, "prohibited", () => `Card fees are prohibited in ${label(p.prohibitedBy)}.`)
+      reason: memo(
+        p,
+        "prohibited",
+        () => `Card fees are prohibited in ${label(p, p.prohibitedBy)}.`
+      )
     }
   if (p.cardholderBy) {
     const who = input.cardholder ?? "consumer"
@@ -592,7 +628,7 @@ const blockedBy = (
       reason: memo(
         p,
         who,
-        () => `Fees may not be charged to ${who} cardholders in ${label(p.cardholderBy)}.`
+        () => `Fees may not be charged to ${who} cardholders in ${label(p, p.cardholderBy)}.`
       )
     }
   }
@@ -605,7 +641,7 @@ const blockedBy = (
         p,
         input.channel ?? "online",
         () =>
-          `${rulePhrase(p.channelBy)} does not allow this fee for ${input.channel ?? "online"} payments.`
+          `${rulePhrase(p, p.channelBy)} does not allow this fee for ${input.channel ?? "online"} payments.`
       )
     }
   }
@@ -617,7 +653,7 @@ const blockedBy = (
         p,
         "standard_channel",
         () =>
-          `${rulePhrase(p.standardChannelBy)} allows this fee only outside the merchant's standard payment channel, and ${channel} is the standard channel.`
+          `${rulePhrase(p, p.standardChannelBy)} allows this fee only outside the merchant's standard payment channel, and ${channel} is the standard channel.`
       )
     }
   }
@@ -627,7 +663,7 @@ const blockedBy = (
       reason: memo(
         p,
         "recurring",
-        () => `${rulePhrase(p.recurringBy)} does not allow this fee on recurring payments.`
+        () => `${rulePhrase(p, p.recurringBy)} does not allow this fee on recurring payments.`
       )
     }
   }
@@ -638,7 +674,7 @@ const blockedBy = (
         p,
         "flat",
         () =>
-          `${rulePhrase(p.flatOnlyBy)} requires a convenience fee to be a flat amount, with no percentage.`
+          `${rulePhrase(p, p.flatOnlyBy)} requires a convenience fee to be a flat amount, with no percentage.`
       )
     }
   }
@@ -656,7 +692,7 @@ const blockedBy = (
         p,
         "uncertain",
         () =>
-          `The law on card fees in ${label(p.uncertainBy)} is uncertain; the account must opt in (allowUncertain) to charge one.`
+          `The law on card fees in ${label(p, p.uncertainBy)} is uncertain; the account must opt in (allowUncertain) to charge one.`
       )
     }
   }
@@ -677,7 +713,7 @@ const disclosureFailure = (p: Policy.Policy, input: ComplianceContext): Failure 
         reason: memo(
           p,
           "disclosure",
-          () => `${label(p.place)} requires the fee to be disclosed to the payer before payment.`
+          () => `${label(p, p.place)} requires the fee to be disclosed to the payer before payment.`
         )
       }
     : undefined
@@ -696,7 +732,7 @@ const cardTypeFailure = (p: Policy.Policy, cardType: CardType | undefined): Fail
     reason: memo(
       p,
       card,
-      () => `Fees may not be charged on ${card} under ${rulePhrase(p.cardTypes.by)}: ${list}.`
+      () => `Fees may not be charged on ${card} under ${rulePhrase(p, p.cardTypes.by)}: ${list}.`
     )
   }
 }
@@ -772,7 +808,7 @@ const overCap = (
       reason: memo(
         p,
         "flat_cap",
-        () => `The flat fee is above the maximum flat fee under ${rulePhrase(p.flatCap.by)}.`
+        () => `The flat fee is above the maximum flat fee under ${rulePhrase(p, p.flatCap.by)}.`
       )
     }
   }
@@ -781,19 +817,19 @@ const overCap = (
     m.amount === undefined ? input.percentage > cap.value : m.fee * Rate.PPM > m.amount * cap.value
   if (!over) return undefined
   if (cap.code === "over_cost_of_acceptance" || cap.elected) {
-    return { code: cap.code, reason: overCapReason(cap) }
+    return { code: cap.code, reason: overCapReason(p, cap) }
   }
-  p.capFailure ??= { code: cap.code, reason: overCapReason(cap) }
+  p.capFailure ??= { code: cap.code, reason: overCapReason(p, cap) }
   return p.capFailure as Failure
 }
 
-const overCapReason = (cap: Cap): string => {
+const overCapReason = (p: Policy.Policy, cap: Cap): string => {
   const whose =
     cap.code === "over_cost_of_acceptance"
       ? "the merchant's cost of acceptance"
       : cap.elected
-        ? `the largest of the limits the merchant may elect under ${rulePhrase(cap.by)}`
-        : `the maximum under ${rulePhrase(cap.by)}`
+        ? `the largest of the limits the merchant may elect under ${rulePhrase(p, cap.by)}`
+        : `the maximum under ${rulePhrase(p, cap.by)}`
   return `The fee is above ${Rate.percentageToNumber(cap.value)}% of the amount, ${whose}.`
 }
 
@@ -807,19 +843,30 @@ const memo = (p: Policy.Policy, key: string, build: () => string): string => {
   return text
 }
 
-const label = (rule: Rule | undefined): string =>
+const placeLabel = (rule: Rule | undefined): string =>
   rule === undefined
     ? "this region"
     : rule.state === null
       ? rule.code
       : `${rule.state} (${rule.code})`
 
-const rulePhrase = (rule: Rule | undefined): string =>
-  rule === undefined
+/** A rule's name in a reason, saying so when it binds this card only through network parity. */
+const label = (p: Policy.Policy, rule: Rule | undefined): string =>
+  placeLabel(rule) + AmountCondition.phrase(rule, p.situation.amount) + throughParity(p, rule)
+
+const rulePhrase = (p: Policy.Policy, rule: Rule | undefined): string =>
+  (rule === undefined
     ? "the rules"
     : rule.kind === "place"
-      ? `the law of ${label(rule)}`
-      : `rule ${rule.code}`
+      ? `the law of ${placeLabel(rule)}`
+      : `rule ${rule.code}`) +
+  AmountCondition.phrase(rule, p.situation.amount) +
+  throughParity(p, rule)
+
+const throughParity = (p: Policy.Policy, rule: Rule | undefined): string =>
+  rule !== undefined && p.parityBy !== undefined && p.throughParity.has(rule)
+    ? ` (for another network's comparable card, which binds this one through rule ${p.parityBy.code}: a fee no higher than on other networks' cards)`
+    : ""
 
 const noRulesCache = new WeakMap<Ruleset, ComplianceVerdict>()
 

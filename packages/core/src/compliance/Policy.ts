@@ -4,7 +4,17 @@
  * rules apply on top. Computed once per situation and day, then reused.
  */
 import * as Clauses from "./Clauses.js"
-import type { CardType, Channel, Clause, Issuing, Limit, Rule, Scheme } from "./Rule.js"
+import * as IssuingOf from "./Issuing.js"
+import type {
+  AmountRange,
+  CardType,
+  Channel,
+  Clause,
+  Issuing,
+  Limit,
+  Rule,
+  Scheme
+} from "./Rule.js"
 import * as Ruleset from "./Ruleset.js"
 
 /** Card-type bits. */
@@ -70,6 +80,14 @@ export interface Policy {
   readonly costOfAcceptanceBy: Rule | undefined
   readonly disclosureBy: Rule | undefined
   readonly disclosureText: string | null
+  /** The situation it was built for (an amount-scoped rule's policy is rebuilt with the amount). */
+  readonly situation: Situation
+  /** Amount ranges of the clauses read: empty when no verdict here depends on the amount. */
+  readonly amountScopes: ReadonlyArray<AmountRange>
+  /** The rule whose network parity applied: other networks' rules bind this card too. */
+  readonly parityBy: Rule | undefined
+  /** Rules that bind here only through `parityBy` (another network's, or the place's for its scheme). */
+  readonly throughParity: ReadonlySet<Rule>
   /** Reason texts built for this policy, by key (see Compliance). */
   readonly texts: Map<string, string>
   /** No rule blocks a fee outright here: only card type, disclosure and caps remain to check. */
@@ -91,6 +109,8 @@ export interface Situation {
   readonly scheme: Scheme | undefined
   readonly issuing: Issuing | undefined
   readonly standardChannel: Channel | undefined
+  /** The transaction amount; undefined when unknown (amount-scoped clauses then bind their strictest). */
+  readonly amount: Clauses.Amount | undefined
 }
 
 /** The merged policy for a situation, or undefined when the region is not a known place. */
@@ -100,12 +120,16 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
   const country = s.region.slice(0, 2)
   const chain = s.region.length > 2 ? [ruleset.places.get(country), own] : [own]
   const merger = new Merger(s)
+  const places: Array<Ruleset.CompiledRule> = []
   for (const versions of chain) {
     if (versions === undefined) continue
     merger.watch(versions)
     const rule = Ruleset.inForce(versions, s.day)
     if (rule === undefined) merger.missing = versions[0]!.rule.code
-    else merger.addPlace(rule.rule, termsFor(rule, s))
+    else {
+      places.push(rule)
+      merger.addPlace(rule.rule, termsFor(rule, s))
+    }
   }
   const networks = ruleset.networks.get(country) ?? []
   const channels = ruleset.channels.get(country) ?? []
@@ -114,6 +138,7 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
   for (const rule of selectNetworks(networks, s)) {
     merger.add(rule.rule, termsFor(rule, s))
   }
+  if (merger.parityBy !== undefined) addParity(merger, places, networks, s)
   for (const versions of channels) {
     const rule = Ruleset.inForce(versions, s.day)
     // A channel rule with clauses scopes its own channels; one without names its channel.
@@ -123,6 +148,36 @@ export const build = (ruleset: Ruleset.Ruleset, s: Situation): Policy | undefine
     }
   }
   return merger.result()
+}
+
+/**
+ * Network parity: a fee on this card may be no higher than the account's fee on a comparable
+ * card of each other network the place has a rule for. The account's configuration is one fee
+ * for every network, lowered per card by the rules; so the fee here is within parity exactly
+ * when it is also within each other network's rules and the place's law for that network's
+ * scheme, as they stand for the same payment on that network's card. Those bind here as well,
+ * one level deep: another network's own parity rule is not followed further (with the same
+ * configuration everywhere, that gives the same caps on every card of the group).
+ */
+const addParity = (
+  merger: Merger,
+  places: ReadonlyArray<Ruleset.CompiledRule>,
+  networks: ReadonlyArray<Ruleset.Versions>,
+  s: Situation
+) => {
+  const others = new Set<string>()
+  for (const versions of networks) {
+    const rule = Ruleset.inForce(versions, s.day)
+    if (rule === undefined || !governs(rule.rule, s)) continue
+    for (const name of rule.rule.networks) if (name !== s.network) others.add(name)
+  }
+  for (const network of others) {
+    const other: Situation = { ...s, network, scheme: IssuingOf.schemeOf(network) }
+    for (const place of places) merger.addThrough(place.rule, termsFor(place, other))
+    for (const rule of selectNetworks(networks, other)) {
+      merger.addThrough(rule.rule, termsFor(rule, other))
+    }
+  }
 }
 
 /**
@@ -137,7 +192,7 @@ const termsFor = (rule: Ruleset.CompiledRule, s: Situation): Clauses.Resolved =>
   const clauses = rule.rule.clauses
   if (clauses !== undefined) {
     const feeType = s.convenienceFee ? "convenience_fee" : "surcharge"
-    const key = `${s.scheme}|${s.business}|${s.issuing}|${s.cardType}|${s.channel}|${feeType}|${s.network}`
+    const key = `${s.scheme}|${s.business}|${s.issuing}|${s.cardType}|${s.channel}|${feeType}|${s.network}|${amountKey(clauses, s.amount)}`
     let byShape = resolvedByClauses.get(clauses)
     if (byShape === undefined) {
       byShape = new Map()
@@ -154,13 +209,24 @@ const termsFor = (rule: Ruleset.CompiledRule, s: Situation): Clauses.Resolved =>
       cardType: s.cardType,
       channel: s.channel,
       network: s.network,
-      feeType
+      feeType,
+      amount: s.amount
     })
     byShape.set(key, resolved)
     return resolved
   }
   const terms = rule.terms[Ruleset.variant(s.business, s.convenienceFee)]!
   return { terms, elections: terms.alternatives ? [terms.alternatives] : [] }
+}
+
+/** Which of the clauses' amount ranges the amount is in: the part of the amount a resolution reads. */
+const amountKey = (clauses: ReadonlyArray<Clause>, amount: Clauses.Amount | undefined): string => {
+  if (amount === undefined) return ""
+  let key = ""
+  for (const c of clauses) {
+    if (c.scope.amount !== undefined) key += Clauses.side(c.scope.amount, amount)
+  }
+  return key
 }
 
 const governs = (rule: Rule, s: Situation): boolean =>
@@ -183,8 +249,15 @@ const cardBits = (types: ReadonlyArray<CardType>): number =>
 
 const NONE: Bound = { value: Number.POSITIVE_INFINITY, by: undefined }
 
+/** A rule's stand-in when it binds through parity (one per rule, so policies agree on it). */
+const parityCopies = new WeakMap<Rule, Rule>()
+
 class Merger {
   missing: string | undefined
+  /** The first rule read whose terms ask for network parity. */
+  parityBy: Rule | undefined
+  private readonly throughParity = new Set<Rule>()
+  private readonly amountScopes: Array<AmountRange> = []
   private validFrom = Number.NEGATIVE_INFINITY
   private validUntil = Number.POSITIVE_INFINITY
   private readonly rules: Array<string> = []
@@ -225,8 +298,32 @@ class Merger {
     this.add(rule, resolved)
   }
 
-  add(rule: Rule, { terms: t, elections }: Clauses.Resolved) {
-    this.rules.push(rule.code)
+  add(rule: Rule, resolved: Clauses.Resolved) {
+    if (resolved.terms.networkParity === true) this.parityBy ??= rule
+    this.merge(rule, resolved, false)
+  }
+
+  /**
+   * Another network's card's rule (or the place's law for that card), binding this card through
+   * the parity rule: merged as a copy of the rule, so a limit it sets is known to come through
+   * parity even where the same rule also applies directly with looser terms.
+   */
+  addThrough(rule: Rule, resolved: Clauses.Resolved) {
+    let copy = parityCopies.get(rule)
+    if (copy === undefined) {
+      copy = { ...rule }
+      parityCopies.set(rule, copy)
+    }
+    this.throughParity.add(copy)
+    this.merge(copy, resolved, true)
+  }
+
+  private merge(rule: Rule, { terms: t, elections }: Clauses.Resolved, through: boolean) {
+    if (!this.rules.includes(rule.code)) this.rules.push(rule.code)
+    for (const clause of rule.clauses ?? []) {
+      const range = clause.scope.amount
+      if (range !== undefined && !this.amountScopes.includes(range)) this.amountScopes.push(range)
+    }
     if (t.status === "prohibited") this.prohibitedBy ??= rule
     if (t.status === "uncertain") this.uncertainBy ??= rule
     if (!t.cardholders.includes(this.s.business ? "business" : "consumer"))
@@ -245,7 +342,9 @@ class Merger {
     if (t.costOfAcceptanceCap) this.costOfAcceptanceBy ??= rule
     if (t.requiresDisclosure) this.disclosureBy ??= rule
     const text = t.disclosureText ?? rule.disclosureText
-    if (text !== null && (rule.kind !== "network" || t.flatOnly)) this.disclosureText = text
+    // The notice is this card's: another network's card, read for parity, does not set it.
+    if (!through && text !== null && (rule.kind !== "network" || t.flatOnly))
+      this.disclosureText = text
     if (t.standardChannelOnly === true && this.s.standardChannel === this.s.channel) {
       this.standardChannelBy ??= rule
     }
@@ -291,6 +390,10 @@ class Merger {
       costOfAcceptanceBy: this.costOfAcceptanceBy,
       disclosureBy: this.disclosureBy,
       disclosureText: this.disclosureText,
+      situation: this.s,
+      amountScopes: this.amountScopes,
+      parityBy: this.parityBy,
+      throughParity: this.throughParity,
       texts: new Map(),
       capFailure: undefined,
       open:

@@ -42,6 +42,7 @@ const fromVersion = (record: Research.Record, version: Research.Version): Rule =
     cardType: "credit",
     channel: "online",
     network: "",
+    amount: undefined,
     feeType: version.rules.every(governsConvenienceFeesOnly) ? "convenience_fee" : "surcharge"
   }).terms
   const networks = [...new Set(version.rules.flatMap((r) => r.scope.networks ?? []))]
@@ -89,6 +90,7 @@ const clause = (rule: Research.ResearchRule): Clause => {
     recurringAllowed: rule.recurringAllowed,
     requiresDisclosure: rule.requiresDisclosure,
     standardChannelOnly: rule.standardChannelOnly,
+    ...(rule.networkParity ? { networkParity: true } : {}),
     disclosureText: rule.disclosureText,
     ...(rule.alternatives === null ? {} : { alternatives: rule.alternatives.map(limitOf) })
   }

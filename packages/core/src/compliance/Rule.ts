@@ -82,12 +82,29 @@ export const Terms = Schema.Struct({
    * merchant discount fee"); when set, the caps above are not read. Absent or null: none.
    */
   alternatives: Schema.optional(Schema.NullOr(Schema.Array(Limit).pipe(Schema.minItems(1)))),
+  /**
+   * Network parity: the fee may be no higher than the same account's fee on a comparable card
+   * of every other network the place has a rule for (see Policy: those networks' rules, and the
+   * place's law for their scheme, bind this card too).
+   */
+  networkParity: Schema.optional(Schema.Boolean),
   /** Only outside the merchant's standard payment channel (card networks' convenience fees). */
   standardChannelOnly: Schema.optional(Schema.Boolean),
   /** Disclosure wording for this part of the rule, over the rule's own. */
   disclosureText: Schema.optional(Schema.NullOr(Schema.String))
 })
 export type Terms = typeof Terms.Type
+
+/**
+ * Transaction amounts a clause applies to, both ends inclusive, in minor units of `currency`
+ * (lower-case ISO 4217). A payment in another currency or of unknown amount is not known to be in it.
+ */
+export const AmountRange = Schema.Struct({
+  currency: Schema.String.pipe(Schema.pattern(/^[a-z]{3}$/)),
+  min: Schema.NullOr(Schema.Int.pipe(Schema.nonNegative())),
+  max: Schema.NullOr(Schema.Int.pipe(Schema.nonNegative()))
+})
+export type AmountRange = typeof AmountRange.Type
 
 /** The payments a clause applies to; a missing field means any. */
 export const Scope = Schema.Struct({
@@ -97,7 +114,8 @@ export const Scope = Schema.Struct({
   cardTypes: Schema.optional(Schema.Array(CardType)),
   channels: Schema.optional(Schema.Array(Channel)),
   networks: Schema.optional(Schema.Array(Schema.String)),
-  feeTypes: Schema.optional(Schema.Array(FeeType))
+  feeTypes: Schema.optional(Schema.Array(FeeType)),
+  amount: Schema.optional(AmountRange)
 })
 export type Scope = typeof Scope.Type
 
