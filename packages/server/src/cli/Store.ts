@@ -5,7 +5,7 @@
  * same layout as `Storage.layerFromEnv` (`Storage.dataDirPaths`).
  */
 import { Embedded, Ids, Migrations, SecretBox, Storage, StorageError } from "@levy/storage"
-import { type ConfigError, Effect, Layer } from "effect"
+import { type ConfigError, type Context, Effect, FiberRef, Layer, Option } from "effect"
 
 export const kinds = ["memory", "embedded", "postgres"] as const
 export type Kind = (typeof kinds)[number]
@@ -54,8 +54,45 @@ const repositories = (
   }
 }
 
-/** Applies pending migrations to the chosen SQL store; returns what it applied. */
-export const migrate = (options: Choice) => {
+/** What a store command needs of the store. */
+export type Services = Storage.Repositories | Ids
+
+/**
+ * The store of the `levy serve` running this command for its administration socket
+ * (AdminSocket.ts): there the command runs on the server's open store, never a second one.
+ */
+const running = FiberRef.unsafeMake(Option.none<Context.Context<Services>>())
+
+/** Runs `self` with the server's own store (`context`) in place of the one its options name. */
+export const runningOn =
+  (context: Context.Context<Services>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.locally(self, running, Option.some(context))
+
+/** Provides the chosen store, or the running server's (`runningOn`). */
+export const provide =
+  (options: Choice) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.flatMap(
+      FiberRef.get(running),
+      Option.match({
+        onNone: () => Effect.provide(self, layer(options)),
+        onSome: (context) => Effect.provide(self, context)
+      })
+    )
+
+/** Pending migrations of the running server's open store. */
+const migrateRunning = (context: Context.Context<Services>) =>
+  Effect.provide(Migrations.migrateOpenStore, context)
+
+/** Applies pending migrations to the chosen SQL store (or the running server's); returns what it applied. */
+export const migrate = (options: Choice) =>
+  Effect.flatMap(
+    FiberRef.get(running),
+    Option.match({ onNone: () => migrateChosen(options), onSome: migrateRunning })
+  )
+
+const migrateChosen = (options: Choice) => {
   switch (options.store) {
     case "memory":
       return Effect.succeed([] as ReadonlyArray<readonly [number, string]>)
