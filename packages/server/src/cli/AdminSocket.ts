@@ -148,7 +148,8 @@ const send = (dataDir: string, command: Command) =>
       )
     }
     const request = Http.request(
-      { socketPath: path, method: "POST", path: "/commands" },
+      // One connection for the one request: nothing kept alive to hold this process open.
+      { socketPath: path, method: "POST", path: "/commands", agent: false },
       (response) => {
         const chunks: Array<Buffer> = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
