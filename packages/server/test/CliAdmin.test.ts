@@ -99,6 +99,17 @@ describe("levy commands while levy serve runs", () => {
     ])
     expect(diff.code).toBe(0)
     expect(JSON.parse(diff.stdout)).toMatchObject({ account: owner.accountId, livemode: false })
+    const other = await command(["accounts", "create", "--name", "Second", "--json"])
+    expect(other.code).toBe(0)
+    const second = JSON.parse(other.stdout) as { keys: { secretDev: string } }
+    expect((await request(base, second.keys.secretDev, "/v1/events")).status).toBe(200)
+    // A roll through the server keeps dev-account.json true to the store, as without it.
+    const rolled = await command(["keys", "roll", "secretDev", "--json"])
+    expect(rolled.code).toBe(0)
+    const { secret } = JSON.parse(rolled.stdout) as { secret: string }
+    const saved = JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8"))
+    expect(saved.keys.secretDev).toBe(secret)
+    expect((await request(base, secret, "/v1/events")).status).toBe(200)
     const migrate = await command(["migrate"])
     expect(migrate.code).toBe(0)
     expect(migrate.stdout).toContain("No pending migrations.")

@@ -121,6 +121,11 @@ export const viaServer = (command: Command, here: Runner): Effect.Effect<void, u
 /** What the server printed, then its failure as this process's own. */
 const printed = (reply: Reply) =>
   Effect.gen(function* () {
+    if (!Array.isArray(reply?.stdout)) {
+      return yield* new CommandFailed({
+        message: "levy serve answered something else than a command's output"
+      })
+    }
     for (const line of reply.stdout) yield* Console.log(line)
     if (reply.failure !== undefined) {
       const { tag, message } = reply.failure
