@@ -199,7 +199,9 @@ const open = (options: Store.Options, run: Runner) =>
   Effect.gen(function* () {
     const dir = options.dataDir
     const path = join(dir, FILE)
-    const refused = unsafeDirectory(dir) ?? removeStale(path)
+    const refused = yield* Effect.try(() => unsafeDirectory(dir) ?? removeStale(path)).pipe(
+      Effect.catchAll((e) => Effect.succeed(String(e.cause ?? e)))
+    )
     if (refused !== undefined) {
       yield* Effect.logWarning("administration socket not opened").pipe(
         Effect.annotateLogs({ reason: refused })
