@@ -23,7 +23,7 @@ export interface InProcess {
 
 /** Levy in this process, with a fresh account whose keys are returned once. */
 export const inProcess = async (): Promise<InProcess> => {
-  const mounted = await Mount.make({ store: { store: "memory", dataDir: ".levy" } })
+  const mounted = await Mount.make({ store: { store: "memory" } })
   try {
     const account = await mounted.createAccount("Checkout page example")
     return {

@@ -216,7 +216,7 @@ describe.runIf(installed || ci)("the checkout page in headless Chromium", () => 
   }, 30_000)
 
   it("quotes and pays against a Levy on another origin (CORS)", async () => {
-    const mounted = await Mount.make({ store: { store: "memory", dataDir: ".levy" } })
+    const mounted = await Mount.make({ store: { store: "memory" } })
     const other = createServer(mounted.listener)
     await new Promise<void>((ready) => other.listen(0, "127.0.0.1", ready))
     const account = await mounted.createAccount("Another origin")

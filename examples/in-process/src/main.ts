@@ -8,7 +8,7 @@ import { checkout } from "./checkout.js"
 
 const dataDir = process.argv[2]
 const store = LevyService.store(
-  dataDir === undefined ? { store: "memory", dataDir: ".levy" } : { store: "embedded", dataDir }
+  dataDir === undefined ? { store: "memory" } : { store: "embedded", dataDir }
 )
 
 await Effect.runPromise(

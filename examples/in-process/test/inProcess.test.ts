@@ -26,7 +26,7 @@ const expected = {
 
 describe("in-process example", () => {
   it("on the memory store: a key replays its charge, a decline is a typed error", async () => {
-    const { result, lines } = await tour({ store: "memory", dataDir: ".levy" })
+    const { result, lines } = await tour({ store: "memory" })
     expect(result).toMatchObject(expected)
     expect(result.replayedChargeId).toBe(result.keyedChargeId)
     expect(result.keyedChargeId).not.toBe(result.plainChargeId)

@@ -24,7 +24,7 @@ describe.each(frameworks)("Levy mounted in %s", (framework) => {
 
   beforeAll(async () => {
     levy = await Mount.make({
-      store: { store: "memory", dataDir: ".levy" },
+      store: { store: "memory" },
       rateLimits: { test: LIMIT }
     })
     key = (await levy.createAccount(`${framework} shop`)).keys.secretDev

@@ -27,16 +27,20 @@ import * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
 export interface Options {
   /**
-   * The store, as `levy serve --store … --data-dir …` takes it (default
-   * `{ store: "memory", dataDir: ".levy" }`; `postgres` also needs `databaseUrl`), or any layer
-   * of the whole store (`Storage.layer…` with `Ids.layer`).
+   * The store, as `levy serve --store … --data-dir …` takes it: `{ store: "memory" }` (the
+   * default), `{ store: "embedded", dataDir: ".levy" }` (`dataDir` defaults to `.levy`) or
+   * `{ store: "postgres", databaseUrl }`; or any layer of the whole store (`Storage.layer…`
+   * with `Ids.layer`).
    */
-  readonly store?: Store.Options | Layer.Layer<Storage.Repositories | Ids, unknown>
+  readonly store?: Store.Choice | Layer.Layer<Storage.Repositories | Ids, unknown>
   /** Requests per window per key (`test`, `live`), per address without a key, and the window. */
   readonly rateLimits?: Partial<(typeof defaults)["rateLimits"]>
   /** The largest request body accepted, bytes (default 1 MiB). */
   readonly maxBodyBytes?: number
-  /** Rate limits shared by several processes through Redis at this URL (default: in memory). */
+  /**
+   * Rate limits shared by several processes through Redis at this URL (default, and when
+   * empty as an unset `process.env.REDIS_URL` may be: in memory).
+   */
   readonly redisUrl?: string | undefined
   /** Webhook delivery settings over the production defaults. */
   readonly webhooks?: Partial<DispatcherConfig>
@@ -70,7 +74,7 @@ const handlers = Layer.effect(
 
 const storeLayer = (store: Options["store"]): Layer.Layer<Storage.Repositories | Ids, unknown> =>
   store === undefined
-    ? Store.layer({ store: "memory", dataDir: ".levy" })
+    ? Store.layer({ store: "memory" })
     : "store" in store
       ? Store.layer(store)
       : store
@@ -79,7 +83,7 @@ const storeLayer = (store: Options["store"]): Layer.Layer<Storage.Repositories |
 export const layer = (options: Options = {}) =>
   ApiServices.provide(handlers, {
     rateLimiter:
-      options.redisUrl === undefined
+      options.redisUrl === undefined || options.redisUrl === ""
         ? RateLimitStore.layerMemory
         : RateLimitStore.layerRedis(options.redisUrl),
     edge: Layer.succeed(EdgeConfig, {

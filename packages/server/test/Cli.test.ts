@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { kinds } from "../src/access/Keys.js"
-import { levy, type Proc, waitFor } from "./levyProcess.js"
+import { levy, type Proc, request, waitFor } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-"))
 
@@ -36,19 +36,6 @@ afterAll(() => {
 const storeArgs = ["--store", "embedded", "--data-dir", dataDir]
 const serveArgs = ["serve", "--port", "0", ...storeArgs]
 const SECRET_KEY = /sk_dev_service_[0-9A-Za-z]{32}/g
-
-/** A GET or POST with a key; the status and the parsed body. */
-const request = async (base: string, key: string, path: string, body?: unknown) => {
-  const response = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" })
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-}
 
 describe("levy CLI", () => {
   let firstSecretDev = ""

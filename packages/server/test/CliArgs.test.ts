@@ -87,6 +87,31 @@ describe("levy arguments", () => {
     expect(await failure(["serve"], { LEVY_DEV: "yes" })).toBeInstanceOf(UsageError)
   })
 
+  it("the data directory: --data-dir, else LEVY_DATA_DIR (empty is unset), else .levy, for every store command", async () => {
+    const env = { LEVY_DATA_DIR: "/srv/levy" }
+    expect(await run(["serve"], env)).toMatchObject({ store: { dataDir: "/srv/levy" } })
+    expect(await run(["serve", "--data-dir", "d"], env)).toMatchObject({ store: { dataDir: "d" } })
+    expect(await run(["serve"], { LEVY_DATA_DIR: "" })).toMatchObject({ store: embedded })
+    for (const argv of [
+      ["migrate"],
+      ["accounts", "create"],
+      ["keys", "create", "--mode", "live"],
+      ["keys", "list"],
+      ["keys", "revoke", "key_1"],
+      ["keys", "roll", "secretDev"],
+      ["fee-configs", "cancel"],
+      ["processors", "show"],
+      ["processors", "cancel"]
+    ]) {
+      expect(await run(argv, env), argv.join(" ")).toMatchObject({
+        store: { dataDir: "/srv/levy" }
+      })
+    }
+    expect(
+      await run(["rules", "diff", "1.0.0", "latest", "--account", "acct_1"], env)
+    ).toMatchObject({ account: { store: { dataDir: "/srv/levy" } } })
+  })
+
   it("migrate, accounts create, keys roll", async () => {
     expect(await run(["migrate", "--data-dir", "d"])).toEqual({
       _tag: "Migrate",

@@ -50,3 +50,16 @@ export const waitFor = async (
   }
   throw new Error(`no ${pattern} from levy:\n${proc.stdout}\n${proc.stderr}`)
 }
+
+/** A GET or POST to a running server with a key; the status and the parsed body. */
+export const request = async (base: string, key: string, path: string, body?: unknown) => {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}

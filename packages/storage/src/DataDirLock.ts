@@ -14,7 +14,7 @@ import { StorageError } from "./StorageError.js"
 export const FILE = "levy.lock"
 
 /** What the lock file says about its holder. */
-interface Holder {
+export interface Holder {
   readonly pid: number
   readonly command: string
   readonly since: string
@@ -59,8 +59,17 @@ const take = (path: string, attempt = 0): string => {
 
 const inUse = (path: string, holder: Holder): string =>
   `The embedded data directory ${join(path, "..")} is in use by process ${holder.pid} (\`${holder.command}\`, since ${holder.since}). ` +
-  "The embedded store allows one process at a time: stop that process first, or while `levy serve` runs use its API " +
-  "(POST /v1/... with a secret key) or the dashboard instead of another command; to run several processes, use PostgreSQL (DATABASE_URL)."
+  "The embedded store allows one process at a time. A `levy serve` runs levy commands itself through the administration " +
+  "socket levy.sock in the directory above it, and none answered there (its start-up output says why, when it refused to open it): " +
+  "stop that process first, or, to run several processes, use PostgreSQL (DATABASE_URL)."
+
+/** The process holding the lock on `dir`, when it is another one that runs (else the lock is free or stale). */
+export const heldBy = (dir: string): Holder | undefined => {
+  const holder = readHolder(join(dir, FILE))
+  return holder !== undefined && holder.pid !== process.pid && running(holder.pid)
+    ? holder
+    : undefined
+}
 
 const readHolder = (path: string): Holder | undefined => {
   try {

@@ -37,13 +37,17 @@ export const layerClient = (options: EmbeddedOptions = {}) =>
       )
       // Before the files are opened: a second process must not open them at all.
       if (options.dataDir !== undefined) {
-        mkdirSync(options.dataDir, { recursive: true })
+        // Owner only, as every directory it creates on the way (`.levy` too): the database
+        // has no authentication of its own, and `levy serve`'s administration socket sits here.
+        mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
         yield* DataDirLock.acquire(options.dataDir)
       }
       const db = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: () => {
-            if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true })
+            if (options.dataDir !== undefined) {
+              mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+            }
             return PGlite.create(options.dataDir)
           },
           catch: (cause) =>

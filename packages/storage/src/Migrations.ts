@@ -6,10 +6,10 @@
 import * as NodeCommandExecutor from "@effect/platform-node/NodeCommandExecutor"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { PgMigrator } from "@effect/sql-pg"
-import type { PgClient } from "@effect/sql-pg/PgClient"
-import { Effect, Layer } from "effect"
+import { PgClient } from "@effect/sql-pg/PgClient"
+import { Effect, Layer, Option } from "effect"
 import init from "./migrations/0001_init.js"
 import webhookSecretRoll from "./migrations/0002_webhook_secret_roll.js"
 import eventFanOut from "./migrations/0003_event_fan_out.js"
@@ -55,6 +55,26 @@ export const migrate: Effect.Effect<
   Effect.mapError(
     (cause) => new StorageError({ message: `migration failed: ${cause.message}`, cause })
   )
+)
+
+/**
+ * `migrate` on the SQL client an open store's context holds (a store layer typed by its
+ * repositories only still carries it), or nothing to apply when it holds none (memory): what
+ * `levy migrate` runs through a running `levy serve`, on the store the server has open.
+ */
+export const migrateOpenStore: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  StorageError
+> = Effect.flatMap(
+  Effect.serviceOption(PgClient),
+  Option.match({
+    onNone: () => Effect.succeed([]),
+    onSome: (client) =>
+      migrate.pipe(
+        Effect.provideService(PgClient, client),
+        Effect.provideService(SqlClient.SqlClient, client)
+      )
+  })
 )
 
 /** `migrate` as a layer, for composing at server start. */

@@ -75,7 +75,8 @@ export const make = (key: Uint8Array): SecretBoxService => {
  */
 export const keyFromFile = (path: string): Uint8Array => {
   if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true })
+    // Owner only, as the embedded store makes its directories (the data directory, `.levy`).
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     const draft = `${path}.${process.pid}.${randomBytes(6).toString("hex")}`
     writeFileSync(draft, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 })
     chmodSync(draft, 0o600)

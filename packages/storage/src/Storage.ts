@@ -150,40 +150,58 @@ export const layerEmbedded = (
 > => withMigrations(options.migrate).pipe(Layer.provideMerge(Embedded.layerClient(options)))
 
 /**
+ * Levy's data directory when none is given (`--data-dir`, `LEVY_DATA_DIR`, `dataDir`): the
+ * embedded database in `data/` and the key file `secret.key` beside it (`dataDirPaths`).
+ */
+export const DEFAULT_DATA_DIR = ".levy"
+
+/** Where the embedded database and the key file sealing stored secrets are in `dataDir`. */
+export const dataDirPaths = (dataDir: string) => ({
+  database: join(dataDir, "data"),
+  secretKey: join(dataDir, "secret.key")
+})
+
+/** `LEVY_DATA_DIR`, else `.levy`; empty counts as unset, as a shell's `LEVY_DATA_DIR=` means. */
+export const dataDirFromEnv: Config.Config<string> = Config.string("LEVY_DATA_DIR").pipe(
+  Config.option,
+  Config.map((dir) =>
+    Option.getOrElse(
+      Option.filter(dir, (d) => d !== ""),
+      () => DEFAULT_DATA_DIR
+    )
+  )
+)
+
+/**
  * The store the environment asks for: PostgreSQL when `DATABASE_URL` is set, otherwise the
- * embedded store in `LEVY_DATA_DIR` (default `.levy/data`). Webhook secrets and processor
- * credentials are sealed with
- * `LEVY_SECRET_KEY`, or else a key file `secret.key` next to (not inside) the data directory.
+ * embedded store in `data/` of `LEVY_DATA_DIR` (default `.levy`, as `levy --data-dir`).
+ * Webhook secrets and processor credentials are sealed with `LEVY_SECRET_KEY`, or else the
+ * key file `secret.key` of that directory (beside, not inside, the database).
  */
 export const layerFromEnv: Layer.Layer<Repositories, StorageError | ConfigError.ConfigError, Ids> =
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const url = yield* Config.option(Config.redacted("DATABASE_URL"))
-      const dataDir = yield* Config.string("LEVY_DATA_DIR").pipe(
-        Config.withDefault(join(".levy", "data"))
-      )
-      const secrets = SecretBox.layerConfig(join(dataDir, "..", "secret.key"))
+      const paths = dataDirPaths(yield* dataDirFromEnv)
+      const secrets = SecretBox.layerConfig(paths.secretKey)
       const store = Option.isSome(url)
         ? layerPostgres({ url: url.value })
-        : layerEmbedded({ dataDir })
+        : layerEmbedded({ dataDir: paths.database })
       return store.pipe(Layer.provide(secrets))
     })
   )
 
 /**
  * `levy migrate`: applies pending migrations to the store the environment names
- * (`DATABASE_URL`, else the embedded store in `LEVY_DATA_DIR`) and returns what it applied.
+ * (`DATABASE_URL`, else the embedded store of `LEVY_DATA_DIR`) and returns what it applied.
  */
 export const migrateFromEnv: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   StorageError | ConfigError.ConfigError
 > = Effect.gen(function* () {
   const url = yield* Config.option(Config.redacted("DATABASE_URL"))
-  const dataDir = yield* Config.string("LEVY_DATA_DIR").pipe(
-    Config.withDefault(join(".levy", "data"))
-  )
   const client = Option.isSome(url)
     ? layerPgClient({ url: url.value, maxConnections: 1 })
-    : Embedded.layerClient({ dataDir })
+    : Embedded.layerClient({ dataDir: dataDirPaths(yield* dataDirFromEnv).database })
   return yield* Effect.provide(Migrations.migrate, client)
 })

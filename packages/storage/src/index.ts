@@ -32,6 +32,7 @@ export {
   type StoredCharge,
   type StoredRefund
 } from "./ChargeRepository.js"
+export * as DataDirLock from "./DataDirLock.js"
 export * as Embedded from "./Embedded.js"
 export {
   type Event,

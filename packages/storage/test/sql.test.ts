@@ -362,27 +362,31 @@ describe("embedded store", () => {
     excludeTestServices: true,
     timeout: 60_000
   })("data directory", (it) => {
-    it.scoped("layerFromEnv without DATABASE_URL: embedded in LEVY_DATA_DIR, key beside it", () =>
-      Effect.gen(function* () {
-        const root = yield* temporaryDirectory
-        const env = ConfigProvider.fromMap(new Map([["LEVY_DATA_DIR", join(root, "data")]]))
-        const account = yield* Effect.scoped(
-          Effect.flatMap(Layer.build(Storage.layerFromEnv), (ctx) =>
-            Effect.provide(
-              Effect.flatMap(AccountRepository, (accounts) =>
-                accounts.createAccount({ id: "acct_env", name: "env", created: 1 })
-              ),
-              ctx
+    it.scoped(
+      "layerFromEnv without DATABASE_URL: embedded in LEVY_DATA_DIR/data, key beside it",
+      () =>
+        Effect.gen(function* () {
+          // LEVY_DATA_DIR is the directory `levy --data-dir` names, the same layout.
+          const root = yield* temporaryDirectory
+          const env = ConfigProvider.fromMap(new Map([["LEVY_DATA_DIR", root]]))
+          const account = yield* Effect.scoped(
+            Effect.flatMap(Layer.build(Storage.layerFromEnv), (ctx) =>
+              Effect.provide(
+                Effect.flatMap(AccountRepository, (accounts) =>
+                  accounts.createAccount({ id: "acct_env", name: "env", created: 1 })
+                ),
+                ctx
+              )
             )
-          )
-        ).pipe(Effect.withConfigProvider(env))
-        expect(account.id).toBe("acct_env")
-        expect(existsSync(join(root, "secret.key"))).toBe(true)
-        expect(existsSync(join(root, "data", "secret.key"))).toBe(false)
-        expect(statSync(join(root, "secret.key")).mode & 0o777).toBe(0o600)
-        // Already migrated by the layer: `levy migrate` applies nothing.
-        expect(yield* Storage.migrateFromEnv.pipe(Effect.withConfigProvider(env))).toEqual([])
-      })
+          ).pipe(Effect.withConfigProvider(env))
+          expect(account.id).toBe("acct_env")
+          expect(existsSync(join(root, "data", "PG_VERSION"))).toBe(true)
+          expect(existsSync(join(root, "secret.key"))).toBe(true)
+          expect(existsSync(join(root, "data", "secret.key"))).toBe(false)
+          expect(statSync(join(root, "secret.key")).mode & 0o777).toBe(0o600)
+          // Already migrated by the layer: `levy migrate` applies nothing.
+          expect(yield* Storage.migrateFromEnv.pipe(Effect.withConfigProvider(env))).toEqual([])
+        })
     )
 
     it.scoped("persists across restarts", () =>

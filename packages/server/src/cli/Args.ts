@@ -32,6 +32,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import type * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Storage } from "@levy/storage"
 import { Config, ConfigProvider, Data, Effect, Option, Ref, Schema } from "effect"
 import * as Keys from "../access/Keys.js"
 import { version } from "../Version.js"
@@ -188,16 +189,21 @@ const storeOptions = {
     )
   ),
   dataDir: Options.text("data-dir").pipe(
-    Options.withDefault(".levy"),
-    Options.withDescription("embedded database, secret key and dev-account.json")
+    Options.optional,
+    Options.withDescription(
+      "embedded database, secret key and dev-account.json (default: LEVY_DATA_DIR, else .levy)"
+    )
   )
 }
 
 const resolveStore = (flags: {
   readonly store: Option.Option<Store.Kind>
-  readonly dataDir: string
+  readonly dataDir: Option.Option<string>
 }) =>
   Effect.gen(function* () {
+    const dataDir = Option.isSome(flags.dataDir)
+      ? flags.dataDir.value
+      : yield* Storage.dataDirFromEnv.pipe(Effect.orDie)
     const databaseUrl = yield* env("DATABASE_URL")
     const store = Option.getOrElse(flags.store, () =>
       databaseUrl === undefined ? ("embedded" as const) : ("postgres" as const)
@@ -205,7 +211,7 @@ const resolveStore = (flags: {
     if (store === "postgres" && databaseUrl === undefined) {
       return yield* new UsageError({ message: "--store postgres needs DATABASE_URL to be set" })
     }
-    const options: Store.Options = { store, dataDir: flags.dataDir, databaseUrl }
+    const options: Store.Options = { store, dataDir, databaseUrl }
     return options
   })
 

@@ -2,7 +2,9 @@
  * The `levy` commands. `serve` builds the chosen store (SQL stores migrate on start), creates
  * the development account on an empty store, and serves `/v1` until SIGTERM/SIGINT, when the
  * runtime interrupts it and the layers close in reverse: the HTTP server stops accepting and
- * finishes in-flight requests, the webhook dispatcher stops, then the store closes.
+ * finishes in-flight requests, the webhook dispatcher stops, then the store closes. On the
+ * embedded store it also runs the other commands sent to its administration socket
+ * (AdminSocket.ts), which is where `run` sends them while it holds the store.
  */
 
 import { join } from "node:path"
@@ -29,6 +31,7 @@ import * as ProcessorApiBaseUrls from "../processors/ApiBaseUrls.js"
 import * as Server from "../Server.js"
 import { LoopbackTargets } from "../webhookEndpoints/LoopbackTargets.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
+import * as AdminSocket from "./AdminSocket.js"
 import { type Command, CommandFailed, UsageError } from "./Args.js"
 import * as Fake from "./Fake.js"
 import * as Listen from "./Listen.js"
@@ -75,6 +78,8 @@ const serve = (command: Extract<Command, { _tag: "Serve" }>) => {
     Layer.provide(Layer.succeed(LoopbackTargets, command.dev)),
     // Where the processors' APIs are, when not their own (LEVY_<PROCESSOR>_API_BASE_URL).
     Layer.provide(ProcessorApiBaseUrls.layerFromEnv),
+    // levy commands on this data directory, run here on this store (the store is locked).
+    Layer.merge(AdminSocket.layer(command.store, runHere)),
     Layer.provideMerge(storage)
   )
   return Effect.gen(function* () {
@@ -146,7 +151,7 @@ const keysRoll = (command: Extract<Command, { _tag: "KeysRoll" }>) =>
         : `New ${command.kind} key for ${accountId} (shown once): ${rolled.secret}\n` +
             `Revoked: ${rolled.revoked.join(", ") || "none"}`
     )
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
 const keysCreate = (command: Extract<Command, { _tag: "KeysCreate" }>) =>
   Effect.gen(function* () {
@@ -159,7 +164,7 @@ const keysCreate = (command: Extract<Command, { _tag: "KeysCreate" }>) =>
         ? JSON.stringify(created, null, 2)
         : `New ${command.mode}-mode secret key "${created.name}" (${created.keyId}) for ${accountId}, shown once: ${created.secret}`
     )
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
 const keysList = (command: Extract<Command, { _tag: "KeysList" }>) =>
   Effect.gen(function* () {
@@ -179,7 +184,7 @@ const keysList = (command: Extract<Command, { _tag: "KeysList" }>) =>
             )
           ].join("\n")
     )
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
 const keysRevoke = (command: Extract<Command, { _tag: "KeysRevoke" }>) =>
   Effect.gen(function* () {
@@ -196,7 +201,7 @@ const keysRevoke = (command: Extract<Command, { _tag: "KeysRevoke" }>) =>
     yield* Console.log(
       `Revoked ${revoked.id} (${revoked.livemode ? "live" : "test"} ${revoked.kind}${revoked.name === null ? "" : ` "${revoked.name}"`}, …${revoked.last4}) of ${accountId}: it is refused from its next request.`
     )
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
 /** The pending change of the account's live mode, approved or cancelled by the owner ("cli"). */
 const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve" }>) =>
@@ -219,7 +224,7 @@ const feeConfigsResolve = (command: Extract<Command, { _tag: "FeeConfigsResolve"
       `${command.action === "approve" ? "Applied" : "Cancelled"} the pending live-mode fee change of ${accountId}. ` +
         `In force: ${config.percentage}% + ${config.flatFee}.`
     )
-  }).pipe(Effect.provide(Layer.merge(Store.layer(command.store), ComplianceRules.Live)))
+  }).pipe(Effect.provide(ComplianceRules.Live), Store.provide(command.store))
 
 type ProcessorsCommand = Extract<
   Command,
@@ -273,8 +278,10 @@ const printConfig = (config: ApiProcessorConfig.ProcessorConfig, json: boolean) 
   )
 
 /** The processors commands' services: the store, and where the processors' APIs are. */
-const processorsLayer = (command: ProcessorsCommand) =>
-  Layer.merge(Store.layer(command.store), ProcessorApiBaseUrls.layerFromEnv)
+const withProcessors =
+  (command: ProcessorsCommand) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    self.pipe(Effect.provide(ProcessorApiBaseUrls.layerFromEnv), Store.provide(command.store))
 
 /**
  * `processors set`: the same workflow as POST /v1/processor-config (the fields, then one call
@@ -309,7 +316,7 @@ const processorsSet = (command: Extract<Command, { _tag: "ProcessorsSet" }>) =>
       yield* Console.log(`Saved for ${tenant.accountId} in ${modeName(tenant)} mode:`)
     }
     yield* printConfig(saved, command.json)
-  }).pipe(Effect.provide(processorsLayer(command)))
+  }).pipe(withProcessors(command))
 
 const processorsShow = (command: Extract<Command, { _tag: "ProcessorsShow" }>) =>
   Effect.gen(function* () {
@@ -327,7 +334,7 @@ const processorsShow = (command: Extract<Command, { _tag: "ProcessorsShow" }>) =
       )
     )
     yield* printConfig(config, command.json)
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
 /** `processors delete`: the same workflow as DELETE /v1/processor-config, as the owner. */
 const processorsDelete = (command: Extract<Command, { _tag: "ProcessorsDelete" }>) =>
@@ -351,7 +358,7 @@ const processorsDelete = (command: Extract<Command, { _tag: "ProcessorsDelete" }
           : " Test mode uses the simulator."
       }`
     )
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
 /** The change held for the account's live mode, approved or cancelled by the owner ("cli"). */
 const processorsResolve = (command: Extract<Command, { _tag: "ProcessorsResolve" }>) =>
@@ -367,10 +374,16 @@ const processorsResolve = (command: Extract<Command, { _tag: "ProcessorsResolve"
         ? `Applied the held live-mode change ${change.id} of ${tenant.accountId}: ${change.action === "save" ? `${change.processor} is the live processor.` : `${change.processor} is disconnected; live charges are refused until a processor is connected again.`}`
         : `Cancelled the held live-mode change ${change.id} of ${tenant.accountId} (${change.action} ${change.processor}); nothing changed.`
     )
-  }).pipe(Effect.provide(Store.layer(command.store)))
+  }).pipe(Store.provide(command.store))
 
-/** Runs one parsed command. */
-export const run = (command: Command) => {
+/**
+ * Runs one parsed command: a store command on an embedded data directory that a running
+ * `levy serve` holds goes to that server through its administration socket (AdminSocket.ts).
+ */
+export const run = (command: Command) => AdminSocket.viaServer(command, runHere)
+
+/** Runs one parsed command in this process. */
+const runHere = (command: Command) => {
   switch (command._tag) {
     case "Serve":
       return serve(command)
@@ -389,7 +402,7 @@ export const run = (command: Command) => {
         yield* Console.log(
           command.json ? JSON.stringify(created, null, 2) : DevAccount.format(created)
         )
-      }).pipe(Effect.provide(Store.layer(command.store)))
+      }).pipe(Store.provide(command.store))
     case "KeysRoll":
       return keysRoll(command)
     case "KeysCreate":

@@ -162,4 +162,4 @@ export const compare = (command: DiffCommand, account: Account) =>
 export const run = (command: DiffCommand, account: Account) =>
   Effect.flatMap(compare(command, account), (diff) =>
     Console.log(command.json ? JSON.stringify(diff, null, 2) : format(diff))
-  ).pipe(Effect.provide(Store.layer(account.store)), Effect.provide(ComplianceRules.Live))
+  ).pipe(Store.provide(account.store), Effect.provide(ComplianceRules.Live))

@@ -692,8 +692,10 @@ export const layerWith = (
 export const layer = layerWith()
 
 /**
- * A store to run the service on, as `levy serve --store … --data-dir …` takes it: `memory`,
- * `embedded` (PGlite in `dataDir`) or `postgres` (with `databaseUrl`); SQL stores migrate
- * when the layer is built. Any layer of `Storage.Repositories` and `Ids` does as well.
+ * A store to run the service on, as `levy serve --store … --data-dir …` takes it:
+ * `{ store: "memory" }`, `{ store: "embedded", dataDir }` (PGlite in `<dataDir>/data`, the
+ * key file `<dataDir>/secret.key`; `dataDir` defaults to `.levy`) or
+ * `{ store: "postgres", databaseUrl }`; SQL stores migrate when the layer is built. Any layer
+ * of `Storage.Repositories` and `Ids` does as well.
  */
-export const store = (options: Store.Options) => Store.layer(options)
+export const store = (options: Store.Choice) => Store.layer(options)
