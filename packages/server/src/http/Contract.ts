@@ -39,13 +39,10 @@ export interface Match {
   readonly params: Readonly<Record<string, string>>
 }
 
-/** The 400 for a value its schema refused, naming the first field, as the API words it. */
-const refused = (issue: ParseResult.ParseIssue): ApiError.InvalidRequestError =>
-  ApiError.fromIssues(ParseResult.ArrayFormatter.formatIssueSync(issue))
-
 const decoder = (schema: Schema.Schema.Any): Decode => {
   const decode = ParseResult.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>)
-  return (input) => Either.mapLeft(decode(input), refused)
+  // The 400 naming the first field, worded for a person (DecodeMessage.ts).
+  return (input) => Either.mapLeft(decode(input), ApiError.fromParseIssue)
 }
 
 type Query = Readonly<Record<string, string | Array<string>>>
