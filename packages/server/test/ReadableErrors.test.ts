@@ -5,6 +5,7 @@
  * issue's own examples, sent as an integrator sends them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { withLevy } from "./InProcess.js"
 import { call, type Running, start } from "./support.js"
 
 let server: Running
@@ -82,4 +83,18 @@ describe("decode errors a person reads", () => {
     expect(key.status).toBe(400)
     expect(errorOf(key.body).message.length).toBeLessThan(300)
   })
+})
+
+describe("in-process, the same words", () => {
+  it("LevyService refuses a refund of amount 0 with the HTTP message", () =>
+    withLevy(async ({ levy, tenant, failureOf }) => {
+      const refused = await failureOf(
+        levy.refunds.create(tenant, { charge: "ch_anything", amount: 0 })
+      )
+      expect(refused).toMatchObject({
+        _tag: "InvalidInput",
+        param: "amount",
+        message: "Invalid amount: must be an integer greater than 0 (got 0)"
+      })
+    }))
 })

@@ -5,9 +5,8 @@
  * compliance check and in-process (`LevyService`) too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Exit, Layer, ManagedRuntime, Option } from "effect"
-import * as LevyService from "../src/inprocess/LevyService.js"
-import { call, memoryStore, type Running, SECRET, start } from "./support.js"
+import { withLevy } from "./InProcess.js"
+import { call, type Running, SECRET, start } from "./support.js"
 
 let server: Running
 
@@ -77,23 +76,11 @@ describe("an unknown region over HTTP", () => {
 })
 
 describe("an unknown region in-process", () => {
-  it("LevyService refuses the estimate with the charge's own failure", async () => {
-    const runtime = ManagedRuntime.make(LevyService.layer.pipe(Layer.provideMerge(memoryStore())))
-    try {
-      const levy = await runtime.runPromise(LevyService.LevyService)
-      const account = await runtime.runPromise(levy.accounts.create("Shop"))
-      const tenant = LevyService.tenant(account.accountId, "test")
-      const failure = async (exit: Promise<Exit.Exit<unknown, unknown>>) => {
-        const done = await exit
-        if (Exit.isSuccess(done)) throw new Error("expected a failure")
-        return Option.getOrThrow(Cause.failureOption(done.cause))
-      }
-      const charge = await failure(runtime.runPromiseExit(levy.charges.create(tenant, body)))
-      const estimate = await failure(runtime.runPromiseExit(levy.estimates.create(tenant, body)))
+  it("LevyService refuses the estimate with the charge's own failure", () =>
+    withLevy(async ({ levy, tenant, failureOf }) => {
+      const charge = await failureOf(levy.charges.create(tenant, body))
+      const estimate = await failureOf(levy.estimates.create(tenant, body))
       expect(charge).toMatchObject({ _tag: "FeeNotCompliant", reasonCode: "unknown_region" })
       expect(estimate).toStrictEqual(charge)
-    } finally {
-      await runtime.dispose()
-    }
-  })
+    }))
 })
