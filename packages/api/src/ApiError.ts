@@ -6,7 +6,8 @@
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type { FeeError } from "@levy/core"
-import { ParseResult, Schema } from "effect"
+import { type ParseResult, Schema } from "effect"
+import * as DecodeMessage from "./DecodeMessage.js"
 
 /** The specification's `error.type` values. */
 export const ErrorType = Schema.Literal(
@@ -452,45 +453,71 @@ export const paramOf = (path: ReadonlyArray<PropertyKey>): string | undefined =>
   return `${String(head)}${rest.map((key) => `[${String(key)}]`).join("")}`
 }
 
+/** A 400 for a decode problem, worded for a person and bounded (DecodeMessage.MAX_MESSAGE). */
+const invalidRequest = (
+  kind: DecodeMessage.Problem["kind"],
+  path: ReadonlyArray<PropertyKey>,
+  reason: string
+): InvalidRequestError => {
+  const param = paramOf(path.map((key) => (typeof key === "string" ? DecodeMessage.cut(key) : key)))
+  const bounded = (message: string) => DecodeMessage.cut(message, DecodeMessage.MAX_MESSAGE)
+  if (param === undefined) {
+    return new InvalidRequestError({
+      code: "parameter_invalid",
+      message: bounded(`Invalid request: ${reason}`)
+    })
+  }
+  switch (kind) {
+    case "missing":
+      return new InvalidRequestError({
+        code: "parameter_missing",
+        param,
+        message: bounded(`Missing required param: ${param}.`)
+      })
+    case "unexpected":
+      return new InvalidRequestError({
+        code: "parameter_unknown",
+        param,
+        message: bounded(`Received unknown parameter: ${param}.`)
+      })
+    case "invalid":
+      return new InvalidRequestError({
+        code: "parameter_invalid",
+        param,
+        message: bounded(`Invalid ${param}: ${reason}`)
+      })
+  }
+}
+
 /**
- * The first issue of a failed decode as a 400 naming the field: `parameter_missing` for an
- * absent required field, `parameter_unknown` for a field the endpoint does not take,
- * `parameter_invalid` otherwise.
+ * The first of already formatted issues (an `HttpApiDecodeError`'s) as a 400 naming the field:
+ * `parameter_missing` for an absent required field, `parameter_unknown` for a field the
+ * endpoint does not take, `parameter_invalid` otherwise. Prefer `fromParseIssue`, which words
+ * the message itself.
  */
 export const fromIssues = (issues: ReadonlyArray<Issue>): InvalidRequestError => {
   const issue = issues[0]
   if (issue === undefined) {
     return new InvalidRequestError({ code: "parameter_invalid", message: "Invalid request." })
   }
-  const param = paramOf(issue.path)
-  if (param === undefined) {
-    return new InvalidRequestError({
-      code: "parameter_invalid",
-      message: `Invalid request: ${issue.message}`
-    })
-  }
-  switch (issue._tag) {
-    case "Missing":
-      return new InvalidRequestError({
-        code: "parameter_missing",
-        param,
-        message: `Missing required param: ${param}.`
-      })
-    case "Unexpected":
-      return new InvalidRequestError({
-        code: "parameter_unknown",
-        param,
-        message: `Received unknown parameter: ${param}.`
-      })
-    default:
-      return new InvalidRequestError({
-        code: "parameter_invalid",
-        param,
-        message: `Invalid ${param}: ${issue.message}`
-      })
-  }
+  const kind =
+    issue._tag === "Missing" ? "missing" : issue._tag === "Unexpected" ? "unexpected" : "invalid"
+  return invalidRequest(kind, issue.path, issue.message)
+}
+
+/**
+ * The first problem of a failed decode as a 400 naming the field, in words a person reads
+ * (DecodeMessage.ts): what was wrong, what is allowed, no schema internals, no long echo.
+ */
+export const fromParseIssue = (issue: ParseResult.ParseIssue): InvalidRequestError => {
+  const problem = DecodeMessage.firstProblem(issue)
+  return invalidRequest(
+    problem.kind,
+    problem.path,
+    problem.path.length === 0 ? `the parameters ${problem.reason}` : problem.reason
+  )
 }
 
 /** A failed decode of a request as a 400 naming the first offending field. */
 export const fromParseError = (error: ParseResult.ParseError): InvalidRequestError =>
-  fromIssues(ParseResult.ArrayFormatter.formatErrorSync(error))
+  fromParseIssue(error.issue)

@@ -5,7 +5,8 @@
  * every operation (the client sends it; the server validates and echoes it), lets every
  * operation take the document's bearer security (the derived `security: []` on each one
  * would say "no key", and the reference's samples would send none), and gives bodies, ids
- * and the Idempotency-Key real examples (OpenApiExamples.ts).
+ * and the Idempotency-Key real examples (OpenApiExamples.ts), and lists the form encoding
+ * beside JSON for every body.
  */
 import { API_VERSION, ApiVersion } from "./Headers.js"
 import * as OpenApiExamples from "./OpenApiExamples.js"
@@ -53,6 +54,7 @@ export const transform = (spec: Json): Json => {
         delete operation.security
       }
       addBodyExample(operation)
+      addFormBody(operation)
     }
   }
   delete schemas[DECODE_ERROR]
@@ -81,6 +83,18 @@ const addBodyExample = (operation: Json): void => {
   const name = anyOf.map(refName).find((n) => n !== undefined)
   const example = name === undefined ? undefined : OpenApiExamples.bodies[name]
   if (example !== undefined) json.example = example
+}
+
+/**
+ * The same body as a form (`application/x-www-form-urlencoded`, bracket notation), which the
+ * server takes on every POST that takes JSON, each value turned into the schema's type there
+ * (docs/server.md "Form bodies").
+ */
+const addFormBody = (operation: Json): void => {
+  const content = objectAt(objectAt(operation, "requestBody"), "content")
+  const json = objectAt(content, "application/json")
+  if (content === undefined || json === undefined) return
+  content["application/x-www-form-urlencoded"] = { schema: json.schema }
 }
 
 /** Removes the decode error from an operation's responses, keeping the others at its status. */

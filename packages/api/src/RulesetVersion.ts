@@ -10,7 +10,7 @@ import { Schema } from "effect"
 /** A pin on the fee configuration: "latest" or a released version. */
 export const Pin = Schema.String.pipe(
   Schema.pattern(/^(latest|\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$/, {
-    message: () => 'Expected "latest" or a ruleset version such as "1.1.0" (GET /v1/rulesets).'
+    message: () => 'must be "latest" or a ruleset version such as "1.1.0" (GET /v1/rulesets)'
   })
 ).annotations({
   identifier: "RulesetPin",

@@ -147,6 +147,19 @@ describe("OpenApi.fromApi(LevyApi)", () => {
     }
   })
 
+  it("every body is documented as JSON and as a form, with the same schema", () => {
+    let bodies = 0
+    for (const { key, op } of operations) {
+      const content = (op.requestBody as { content?: Record<string, { schema: unknown }> })?.content
+      if (content === undefined) continue
+      bodies++
+      expect(content["application/x-www-form-urlencoded"]?.schema, key).toStrictEqual(
+        content["application/json"]?.schema
+      )
+    }
+    expect(bodies).toBeGreaterThan(10)
+  })
+
   it("error components have the specification's body shape", () => {
     const body = component("InvalidRequestError")
     const error = body.properties?.error

@@ -72,6 +72,16 @@ describe("errors from the real server", () => {
     expect(e.requestId).toMatch(REQUEST_ID)
   })
 
+  it("400 unknown_region: an estimate is refused as the charge is (issue 28)", async () => {
+    const body = { amount: 5000, currency: "usd", region: "US-ZZ" }
+    const charge = await rejection(levy.charges.create(body))
+    const estimate = await rejection(levy.estimates.create(body))
+    expect(estimate).toBeInstanceOf(InvalidRequestError)
+    expect(estimate).toMatchObject({ code: "unknown_region", param: "region", statusCode: 400 })
+    expect(estimate.message).toBe(charge.message)
+    expect(charge).toMatchObject({ code: "unknown_region", param: "region" })
+  })
+
   it("400 before sending: the schema names the field; nothing reached the server", async () => {
     const before = (await levy.charges.list({ limit: 100 })).data.length
     const e = await rejection(levy.charges.create({ amount: 5000, currency: "usd", customer: "" }))

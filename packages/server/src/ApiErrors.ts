@@ -337,7 +337,7 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
         new ApiError.InvalidRequestError({
           code: "processor_credentials_refused",
           message: Connect.explain(error),
-          param: "credentials"
+          param: error.setting ?? "credentials"
         })
       )
     case "ProcessorUnreachable":

@@ -2,11 +2,13 @@
  * The processor's typed failures as API errors (docs/design.md §4): a source it cannot use is
  * the request's `source`; a processor that did not answer is a 503 to retry with the same
  * Idempotency-Key; a processor that refused Levy's configuration is a 400
- * `processor_refused` saying what to fix, since only the account's owner can; one that refused
- * a field of the request is a 400 naming that field.
+ * `processor_refused` saying what to fix, since only the account's owner can (saying Levy
+ * refused it when Levy did, before asking the processor); one that refused a field of the
+ * request is a 400 naming that field.
  */
 import { ApiError } from "@levy/api"
 import { Effect } from "effect"
+import { title } from "../processorConfigs/Connect.js"
 import type {
   ProcessorRefused,
   ProcessorUnavailable,
@@ -36,7 +38,9 @@ export const refused = (error: ProcessorRefused) =>
 const configurationRefused = (error: ProcessorRefused) =>
   new ApiError.InvalidRequestError({
     code: "processor_refused",
-    message: `The payment processor (${error.processor}) refused this account's configuration: ${error.message}${error.code === undefined ? "" : ` (${error.code})`}. Fix the processor's credentials or account settings (at the processor, then in Levy's processor configuration) and retry; no money moved.`
+    message: error.byLevy
+      ? `Levy refused to send this to ${title(error.processor)}${error.code === undefined ? "" : ` (${error.code})`}: ${error.message} Fix the account's processor configuration${error.setting === undefined ? "" : ` (${error.setting})`} with POST /v1/processor-config and retry; no money moved.`
+      : `The payment processor (${error.processor}) refused this account's configuration: ${error.message}${error.code === undefined ? "" : ` (${error.code})`}. Fix the processor's credentials or account settings (at the processor, then in Levy's processor configuration) and retry; no money moved.`
   })
 
 /** A 503 for a processor that did not answer; `pending` names the charge or refund left to finish. */

@@ -11,7 +11,7 @@
  * update stores a new object, so a changed configuration is never served from the cache.
  */
 import {
-  ApiError,
+  type ApiError,
   CurrentKey,
   type EstimateRequest,
   type Estimate as EstimateWire
@@ -66,9 +66,7 @@ const makeEstimate = Effect.gen(function* () {
     const ruleset = Config.rulesetOf(rules, config)
     if (ruleset === undefined) return Effect.die(Config.unknownPin(config))
     const quoted = Quote.quote(config, scheduled.right, ruleset, payload)
-    return Either.isLeft(quoted)
-      ? Effect.fail(ApiError.fromFeeError(quoted.left))
-      : Effect.succeed(quoted.right)
+    return Either.isLeft(quoted) ? toApiError(quoted.left) : Effect.succeed(quoted.right)
   }
 
   const signer = yield* Signer

@@ -2,11 +2,14 @@
  * An estimate from an account's configuration, pure (docs/design.md §2, §3): what a charge
  * with the same inputs collects, its disclosure rendered. The HTTP handler (EstimatesLive.ts)
  * and the in-process workflow (createEstimate.ts) both answer through it; each turns the
- * engine's `FeeError` into its own failure.
+ * engine's `FeeError` into its own failure. A region the ruleset does not know is refused as a
+ * charge refuses it (`FeeNotCompliant`, `unknown_region`): a quote is what a charge collects,
+ * and a charge there collects nothing (docs/compliance.md).
  */
 import { type EstimateRequest, Estimate as EstimateWire } from "@levy/api"
 import { Estimate, type FeeError, type FeeSchedule, type Ruleset } from "@levy/core"
 import { Either } from "effect"
+import { FeeNotCompliant } from "../charges/ChargeErrors.js"
 import * as Config from "../feeConfigs/Config.js"
 
 /** The estimate of `payload` under `config` (its schedule and ruleset already resolved). */
@@ -15,7 +18,7 @@ export const quote = (
   schedule: FeeSchedule.FeeSchedule,
   ruleset: Ruleset.Ruleset,
   payload: EstimateRequest.EstimateRequest
-): Either.Either<EstimateWire.Estimate, FeeError> => {
+): Either.Either<EstimateWire.Estimate, FeeError | FeeNotCompliant> => {
   const { costOfAcceptance, region, source: _source, ...context } = payload
   const coa = Config.costOfAcceptanceOf(costOfAcceptance ?? config.costOfAcceptance)
   if (Either.isLeft(coa)) return Either.left(coa.left)
@@ -28,6 +31,8 @@ export const quote = (
     allowUncertain: config.allowUncertain
   })
   if (Either.isLeft(estimated)) return Either.left(estimated.left)
+  const unknown = unknownRegion(estimated.right.compliance)
+  if (unknown !== undefined) return Either.left(unknown)
   // Under `reject` a charge is refused, not lowered: the estimate says so.
   const quoted =
     config.nonCompliant === "reject" ? Estimate.asConfigured(estimated.right) : estimated.right
@@ -37,3 +42,15 @@ export const quote = (
     payload.date === undefined && costOfAcceptance === undefined ? wire : { ...wire, whatIf: true }
   )
 }
+
+/**
+ * The charge's refusal of a place the ruleset does not know (Payment.checkCompliant), for any
+ * verdict: an estimate, a compliance check. Undefined for a known place, whatever its verdict.
+ */
+export const unknownRegion = (verdict: {
+  readonly reasonCode: string | null
+  readonly reason: string | null
+}): FeeNotCompliant | undefined =>
+  verdict.reasonCode === "unknown_region"
+    ? new FeeNotCompliant({ reasonCode: verdict.reasonCode, reason: verdict.reason })
+    : undefined

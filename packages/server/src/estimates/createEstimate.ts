@@ -1,13 +1,14 @@
 /**
  * Estimating a fee (docs/design.md §2, §3), free of HTTP: the tenant's configuration in force
  * (read, never written) through `Quote.quote`, for the card of `source` when given, as a quote
- * (Quoting.ts). A stored configuration the engine refuses, or
+ * (Quoting.ts); an unknown region fails as a charge's does (`FeeNotCompliant`). A stored configuration the engine refuses, or
  * that pins a ruleset this server does not know, is the server's fault: a defect, as over HTTP.
  */
 import type { EstimateRequest, Estimate as EstimateWire } from "@levy/api"
 import { ComplianceRules, type FeeError } from "@levy/core"
 import { type FeeConfigRepository, Signer, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
+import type { FeeNotCompliant } from "../charges/ChargeErrors.js"
 import * as Config from "../feeConfigs/Config.js"
 import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import * as Quote from "./Quote.js"
@@ -19,7 +20,7 @@ export const createEstimate = (
   input: EstimateRequest.EstimateRequest
 ): Effect.Effect<
   EstimateWire.Estimate,
-  FeeError | Quoting.DescribeError,
+  FeeError | FeeNotCompliant | Quoting.DescribeError,
   FeeConfigRepository | ComplianceRules | Signer | PaymentProcessors
 > =>
   Effect.gen(function* () {

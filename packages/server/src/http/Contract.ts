@@ -1,7 +1,8 @@
 /**
  * The served API's endpoints as the edge serves them (Edge.ts), taken from the HttpApi
  * definition, the single contract: method and path, the schemas that decode the path, the
- * query, the headers and the JSON payload, and the one that encodes the success. Decoding
+ * query, the headers and the payload (JSON, or a form body coerced by the same schema), and the
+ * one that encodes the success. Decoding
  * and encoding are synchronous (`ParseResult.…Either`): every schema of the API is, and an
  * Either costs the request no fiber steps.
  *
@@ -15,6 +16,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { ApiError, Authorization } from "@levy/api"
 import { Either, Option, ParseResult, type Schema } from "effect"
+import * as FormBody from "./FormBody.js"
 
 /** A decoder: the wire value in, the decoded value or the API's 400 naming the field out. */
 export type Decode = (input: unknown) => Either.Either<unknown, ApiError.InvalidRequestError>
@@ -27,6 +29,8 @@ export interface Endpoint {
   readonly decodePath: Option.Option<Decode>
   readonly decodeUrlParams: Option.Option<Decode>
   readonly decodePayload: Option.Option<Decode>
+  /** The payload from a form body: its strings turned to the schema's types, then decoded alike. */
+  readonly decodeFormPayload: Option.Option<Decode>
   readonly decodeHeaders: Option.Option<Decode>
   readonly encodeSuccess: (value: unknown) => Either.Either<unknown, ParseResult.ParseError>
   readonly status: number
@@ -39,13 +43,10 @@ export interface Match {
   readonly params: Readonly<Record<string, string>>
 }
 
-/** The 400 for a value its schema refused, naming the first field, as the API words it. */
-const refused = (issue: ParseResult.ParseIssue): ApiError.InvalidRequestError =>
-  ApiError.fromIssues(ParseResult.ArrayFormatter.formatIssueSync(issue))
-
 const decoder = (schema: Schema.Schema.Any): Decode => {
   const decode = ParseResult.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>)
-  return (input) => Either.mapLeft(decode(input), refused)
+  // The 400 naming the first field, worded for a person (DecodeMessage.ts).
+  return (input) => Either.mapLeft(decode(input), ApiError.fromParseIssue)
 }
 
 type Query = Readonly<Record<string, string | Array<string>>>
@@ -67,6 +68,12 @@ if (typeof normalizeUrlParams !== "function") {
 const urlParamsDecoder = (schema: Schema.Schema.Any): Decode => {
   const decode = decoder(schema)
   return (input) => decode(normalizeUrlParams(input as Query, schema.ast))
+}
+
+/** A form body's parameters (FormBody.ts) coerced by the schema, then decoded as JSON is. */
+const formDecoder = (schema: Schema.Schema.Any): Decode => {
+  const decode = decoder(schema)
+  return (input) => decode(FormBody.coerce(schema.ast, input))
 }
 
 /** An endpoint's optional schema, as any schema (the edge reads what each declares). */
@@ -109,6 +116,7 @@ export const endpointsOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Endpoint> =
         decodePath: Option.map(schemaOf(endpoint.pathSchema), decoder),
         decodeUrlParams: Option.map(schemaOf(endpoint.urlParamsSchema), urlParamsDecoder),
         decodePayload: Option.map(schemaOf(payload), decoder),
+        decodeFormPayload: Option.map(schemaOf(payload), formDecoder),
         decodeHeaders: Option.map(schemaOf(endpoint.headersSchema), decoder),
         encodeSuccess: (value) => Either.mapLeft(encode(value), ParseResult.parseError),
         status,

@@ -12,7 +12,8 @@
  * - the documentation (`GET /docs`, `GET /v1/openapi.json`) skips the key, the rate limit and
  *   the version check, and is marked cacheable; so does the dashboard (`GET /dashboard…`), with
  *   its Content-Security-Policy, and `GET /favicon.ico` (an empty 204);
- * - bodies: over the limit → 413 (by Content-Length, or while reading), not JSON → 400;
+ * - bodies: over the limit → 413 (by Content-Length, or while reading), neither JSON nor a
+ *   form (`application/x-www-form-urlencoded`, FormBody.ts, coerced by the endpoint's schema) → 400;
  * - the `Authorization` middleware of the contract, then the endpoint's path, payload, headers
  *   and query decoded by its schemas (→ 400 naming the first field), its handler, its success
  *   encoded;
@@ -41,6 +42,7 @@ import * as Docs from "./Docs.js"
 import { EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 import type { EdgeRequest } from "./EdgeRequest.js"
 import * as Favicon from "./Favicon.js"
+import * as FormBody from "./FormBody.js"
 import * as IdempotencyEdge from "./IdempotencyEdge.js"
 import * as JsonDepth from "./JsonDepth.js"
 import * as KeylessRoute from "./KeylessRoute.js"
@@ -166,6 +168,29 @@ const parse = (text: string): Either.Either<unknown, ApiError.LevyError> => {
   }
 }
 
+/** A form body's parameters, or its 400 (past the limits, or a value holding a NUL). */
+const formParams = (text: string): Either.Either<unknown, ApiError.LevyError> =>
+  Either.flatMap(FormBody.parse(text), (params) => {
+    const nul = NulText.checkValue(params)
+    return nul === undefined ? Either.right(params) : Either.left(nul)
+  })
+
+/** The endpoint's payload from the request's body: JSON, or a form (FormBody.ts); none without one. */
+const payloadOf = (
+  endpoint: Contract.Endpoint,
+  request: EdgeRequest
+): Either.Either<unknown, ApiError.LevyError> => {
+  const text = request.body._tag === "Text" ? request.body.text : ""
+  if (FormBody.isForm(request.headers["content-type"])) {
+    return endpoint.decodeFormPayload._tag === "None"
+      ? Either.right(undefined)
+      : Either.flatMap(formParams(text), endpoint.decodeFormPayload.value)
+  }
+  return endpoint.decodePayload._tag === "None"
+    ? Either.right(undefined)
+    : Either.flatMap(parse(text), endpoint.decodePayload.value)
+}
+
 /**
  * The edge over the server's context: needs a `KeyResolver`, a `RateLimiter`, the
  * `EdgeConfig`, the `KeylessRoutes`, every group's handlers (ApiHandlers.ts) and the
@@ -244,13 +269,7 @@ export const make = Effect.gen(function* () {
       (key) => {
         const decoded = Either.all({
           path: decodeWith(endpoint.decodePath, () => params),
-          payload:
-            endpoint.decodePayload._tag === "None"
-              ? Either.right(undefined)
-              : Either.flatMap(
-                  parse(request.body._tag === "Text" ? request.body.text : ""),
-                  endpoint.decodePayload.value
-                ),
+          payload: payloadOf(endpoint, request),
           headers: decodeWith(endpoint.decodeHeaders, () => request.headers),
           urlParams: decodeWith(endpoint.decodeUrlParams, () => queryOf(request.url))
         })
@@ -275,6 +294,8 @@ export const make = Effect.gen(function* () {
     const body = request.body
     if (body._tag === "TooLarge") return BodyLimit.tooLarge(max)
     if (body._tag === "Unreadable") return notJson()
+    // A form's limits and NULs are checked as it is parsed (FormBody.ts).
+    if (FormBody.isForm(request.headers["content-type"])) return undefined
     if (JsonDepth.exceeds(body.text)) return tooDeep()
     return NulText.checkBody(body.text)
   }
@@ -310,12 +331,14 @@ export const make = Effect.gen(function* () {
       (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
     if (known && hasBody) {
       if (length !== undefined && Number(length) > max) return Effect.fail(BodyLimit.tooLarge(max))
-      if (!isJson(request.headers["content-type"])) {
+      const contentType = request.headers["content-type"]
+      if (!isJson(contentType) && !FormBody.isForm(contentType)) {
         return Effect.fail(
           new ApiError.InvalidRequestError({
             code: "content_type_invalid",
             param: "Content-Type",
-            message: "Request bodies must be JSON: send Content-Type: application/json."
+            message:
+              "Request bodies must be JSON (Content-Type: application/json) or a form (Content-Type: application/x-www-form-urlencoded)."
           })
         )
       }

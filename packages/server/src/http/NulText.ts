@@ -54,6 +54,12 @@ export const checkBody = (text: string): ApiError.InvalidRequestError | undefine
   }
 }
 
+/** The 400 for an already parsed value (a form body's parameters) holding a NUL, if it does. */
+export const checkValue = (value: unknown): ApiError.InvalidRequestError | undefined => {
+  const at = nulPath(value)
+  return at === undefined ? undefined : refused(at)
+}
+
 /** The 400 for a URL whose path or query holds an encoded NUL (`%00`), if it does. */
 export const checkUrl = (url: string): ApiError.InvalidRequestError | undefined => {
   if (!/%00/.test(url)) return undefined

@@ -55,6 +55,7 @@ import { type ConfigError, Context, Effect, Layer, Option, Schema } from "effect
 import { isStored } from "../ApiErrors.js"
 import * as ApiServices from "../ApiServices.js"
 import * as Accounts from "../access/Accounts.js"
+import type { FeeNotCompliant } from "../charges/ChargeErrors.js"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
 import * as TenantCharge from "../charges/TenantCharge.js"
@@ -173,7 +174,10 @@ export interface Levy {
     readonly create: (
       tenant: Tenant.Tenant,
       input: EstimateRequest.EstimateRequest
-    ) => Effect.Effect<Estimate.Estimate, InvalidInput.InvalidInput | FeeError | DescribeError>
+    ) => Effect.Effect<
+      Estimate.Estimate,
+      InvalidInput.InvalidInput | FeeError | FeeNotCompliant | DescribeError
+    >
   }
   readonly charges: {
     readonly create: (

@@ -17,11 +17,17 @@ export class CredentialsInvalid extends Data.TaggedError("CredentialsInvalid")<{
   readonly message: string
 }> {}
 
-/** The processor refused the credentials (or the settings with them); its reason, scrubbed. */
+/**
+ * The credentials (or the settings with them) were refused, with the reason, scrubbed: by the
+ * processor, or by Levy itself before asking it (`byLevy`: a key of the other mode, a setting
+ * Levy cannot send), naming the configuration's field then (`setting`).
+ */
 export class CredentialsRefused extends Data.TaggedError("CredentialsRefused")<{
   readonly processor: string
   readonly message: string
   readonly code: string | undefined
+  readonly byLevy: boolean
+  readonly setting: string | undefined
 }> {}
 
 /** The processor could not be reached to check them: try again later; nothing was saved. */
@@ -60,14 +66,16 @@ export const verify = (
         ProcessorRefused: (e) =>
           Effect.zipRight(
             // The processor's code only: its message may quote what it was sent.
-            Effect.logInfo("processor refused credentials").pipe(
+            Effect.logInfo(`${e.byLevy ? "Levy" : "processor"} refused credentials`).pipe(
               Effect.annotateLogs({ processor: definition.name, code: e.code ?? "none" })
             ),
             Effect.fail(
               new CredentialsRefused({
                 processor: definition.name,
                 message: Credentials.scrub(e.message, request.credentials),
-                code: e.code
+                code: e.code,
+                byLevy: e.byLevy === true,
+                setting: e.setting
               })
             )
           ),
@@ -86,10 +94,19 @@ export const verify = (
 /** A processor's name as people write it: `Stripe`, `Adyen`. */
 export const title = (processor: string) => processor.charAt(0).toUpperCase() + processor.slice(1)
 
-/** What to tell the person saving, the same from the API and the CLI. */
+/** What was refused, as the person saving named it: the credentials, or a setting. */
+const refusedPart = (e: CredentialsRefused): string =>
+  e.setting === undefined || e.setting.startsWith("credentials")
+    ? "these credentials"
+    : `the ${e.setting} setting for ${title(e.processor)}`
+
+/**
+ * What to tell the person saving, the same from the API and the CLI: who refused (the
+ * processor, or Levy before asking it), what, and why.
+ */
 export const explain = (e: CredentialsRefused | ProcessorUnreachable): string =>
   e._tag === "CredentialsRefused"
-    ? `${title(e.processor)} refused these credentials${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved.`
+    ? `${e.byLevy ? "Levy" : title(e.processor)} refused ${refusedPart(e)}${e.code === undefined ? "" : ` (${e.code})`}: ${e.message} Nothing was saved${e.byLevy ? `; ${title(e.processor)} was not called` : ""}.`
     : `${title(e.processor)} could not be reached to check the credentials; nothing was saved. Retry later.`
 
 /** Where the processor's notifications for this tenant go (docs/processors.md). */

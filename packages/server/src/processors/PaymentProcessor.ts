@@ -65,6 +65,13 @@ export class ProcessorRefused extends Data.TaggedError("ProcessorRefused")<{
   readonly code?: string
   /** The request's field (Levy's name for it: `metadata`, `description`) it refused. */
   readonly param?: string
+  /**
+   * Levy refused it itself, before asking the processor (a key of the other mode, a setting
+   * Levy cannot send): the messages say so, never that the processor refused.
+   */
+  readonly byLevy?: true
+  /** The processor configuration's field Levy refused (`credentials[secretKey]`, `surcharge`). */
+  readonly setting?: string
 }> {}
 
 /** The source is not a payment method this processor can use (unknown, expired, consumed). */

@@ -1,13 +1,16 @@
 /**
  * Handlers of the regions group over the engine's `ComplianceRules`: the list (cursor =
  * region code), one region, and the compliance check, by the ruleset version the account
- * pins (docs/design.md §3): the one read of storage here.
+ * pins (docs/design.md §3): the one read of storage here. An unknown region is refused as a
+ * charge refuses it (400 `unknown_region`).
  */
 import { ApiError, ComplianceCheckResult, CurrentKey, List, Region } from "@levy/api"
 import { Compliance, ComplianceRules, Rate } from "@levy/core"
 import { FeeConfigRepository } from "@levy/storage"
 import { Effect, Either, Option } from "effect"
+import { toApiError } from "../ApiErrors.js"
 import * as ApiHandlers from "../ApiHandlers.js"
+import * as Quote from "../estimates/Quote.js"
 import * as Config from "../feeConfigs/Config.js"
 import * as Unavailable from "../Unavailable.js"
 
@@ -85,6 +88,10 @@ export const RegionsLive = ApiHandlers.group("regions", (handlers) =>
           const verdict = yield* Compliance.check(ruleset, { ...context, ...input }).pipe(
             Either.mapLeft(ApiError.fromFeeError)
           )
+          // A place the ruleset does not know is the charge's 400, not a verdict: no fee is
+          // checked there (a place that forbids fees answers `compliant: false`).
+          const unknown = Quote.unknownRegion(verdict)
+          if (unknown !== undefined) return yield* toApiError(unknown)
           return ComplianceCheckResult.fromEngine(payload.region, verdict)
         })
       )

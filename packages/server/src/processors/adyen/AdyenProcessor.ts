@@ -358,7 +358,9 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
         return yield* new ProcessorRefused({
           processor: NAME,
           code: "credentials_missing",
-          message: "Adyen needs apiKey and merchantAccount."
+          message: "Adyen needs apiKey and merchantAccount.",
+          byLevy: true,
+          setting: "credentials"
         })
       }
       const api = yield* checkout

@@ -163,33 +163,31 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     const live = /^(sk|rk)_live_/.test(secretKey)
     const test = /^(sk|rk)_test_/.test(secretKey)
     if (!live && !test) {
-      return new ProcessorRefused({
-        processor: NAME,
-        code: "invalid_secret_key",
-        message:
-          "The Stripe secret key must start with sk_live_, sk_test_, rk_live_ or rk_test_ (Dashboard → Developers → API keys)."
-      })
+      return refusedByLevy(
+        "invalid_secret_key",
+        "credentials[secretKey]",
+        "a Stripe secret key starts with sk_test_ or rk_test_ (test mode), sk_live_ or rk_live_ (live mode): Stripe Dashboard → Developers → API keys."
+      )
     }
     if (live !== settings.livemode) {
-      return new ProcessorRefused({
-        processor: NAME,
-        code: "key_mode_mismatch",
-        message: settings.livemode
-          ? "This is a Stripe test-mode key; live mode needs a live key (sk_live_ or rk_live_)."
-          : "This is a Stripe live key; test mode needs a test key (sk_test_ or rk_test_), so no real card is charged."
-      })
+      return refusedByLevy(
+        "key_mode_mismatch",
+        "credentials[secretKey]",
+        settings.livemode
+          ? "a test key (sk_test_… or rk_test_…) cannot be used in live mode; use a live key (sk_live_… or rk_live_…)."
+          : "a live key (sk_live_… or rk_live_…) cannot be used in test mode, so that no real card is charged; use a test key (sk_test_… or rk_test_…)."
+      )
     }
     return undefined
   }
 
   const surchargeUnsupported = (): ProcessorRefused | undefined =>
     settings.surcharge === true
-      ? new ProcessorRefused({
-          processor: NAME,
-          code: "surcharge_unsupported",
-          message:
-            "Stripe's card-not-present surcharge field is only in a preview API version the pinned SDK does not cover, so Levy cannot send it yet; turn the surcharge setting off (the fee is still recorded in the PaymentIntent's metadata)."
-        })
+      ? refusedByLevy(
+          "surcharge_unsupported",
+          "surcharge",
+          "Stripe's card-not-present surcharge field is only in a preview API version the pinned SDK does not cover, so Levy cannot send it yet; turn the surcharge setting off (the fee is still recorded in the PaymentIntent's metadata)."
+        )
       : undefined
 
   const describe = (source: string) =>
@@ -364,6 +362,10 @@ export const make = (settings: ProcessorSettings): PaymentProcessor => {
     parseNotification
   }
 }
+
+/** A refusal Levy makes itself, before any call to Stripe, naming the configuration's field. */
+const refusedByLevy = (code: string, setting: string, message: string) =>
+  new ProcessorRefused({ processor: NAME, code, message, byLevy: true, setting })
 
 /** Stripe as Levy's configuration sees it. */
 export const definition: ProcessorDefinition = {
