@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as ProcessorErrors from "../src/charges/ProcessorErrors.js"
+import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
 import { ProcessorRefused } from "../src/processors/PaymentProcessor.js"
-import { type FakeStripe, startFakeStripe } from "./fakes/FakeStripe.js"
 import { call, LIVE_SECRET, memoryStore, SECRET, startWithStore } from "./support.js"
 
 const PATH = "/v1/processor-config"
