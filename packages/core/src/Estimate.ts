@@ -11,6 +11,7 @@ import * as Disclosure from "./Disclosure.js"
 import * as Fee from "./Fee.js"
 import { type FeeError, isFeeError } from "./FeeError.js"
 import { type FeeSchedule, feesIn } from "./FeeSchedule.js"
+import * as Rate from "./Rate.js"
 
 /** What an estimate or a charge is asked for. */
 export interface FeeRequest extends Compliance.ComplianceContext {
@@ -173,8 +174,8 @@ const scratch: Mutable<QuotedFee> & { unit: Currency.Currency } = {
   amount: 0,
   currency: "",
   unit: Currency.lookup("usd")!,
-  percentage: 0,
-  flatFee: { units: 0, scale: 0 },
+  percentage: Rate.ZERO_PERCENT,
+  flatFee: Rate.NO_FLAT_FEE,
   fee: 0,
   flatPart: 0
 }
