@@ -10,7 +10,7 @@ import type { Ruleset } from "./compliance/Ruleset.js"
 import * as Disclosure from "./Disclosure.js"
 import * as Fee from "./Fee.js"
 import { type FeeError, isFeeError } from "./FeeError.js"
-import { type FeeSchedule, feesIn } from "./FeeSchedule.js"
+import { type FeeSchedule, feesIn, ratesError } from "./FeeSchedule.js"
 import * as Rate from "./Rate.js"
 
 /** What an estimate or a charge is asked for. */
@@ -96,7 +96,8 @@ export const adjust = (
   q: Fee.FeeQuote,
   unit: Currency.Currency
 ): Compliance.Adjusted | FeeError =>
-  Compliance.adjustOrFail(ruleset, request, quotedFee(schedule, q, unit))
+  ratesError(schedule) ??
+  Compliance.adjustQuotedOrFail(ruleset, request, quotedFee(schedule, q, unit))
 
 /**
  * The quote of the configured fee itself, as a charge under `nonCompliant: "reject"` sees it:

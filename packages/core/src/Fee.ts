@@ -6,7 +6,13 @@ import type { Either } from "effect"
 import * as Currency from "./Currency.js"
 import * as Decimal from "./Decimal.js"
 import { type FeeError, fail, isFeeError, toEither } from "./FeeError.js"
-import { type CurrencyFees, type FeeModel, type FeeSchedule, feesIn } from "./FeeSchedule.js"
+import {
+  type CurrencyFees,
+  type FeeModel,
+  type FeeSchedule,
+  feesIn,
+  ratesError
+} from "./FeeSchedule.js"
 import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
@@ -53,8 +59,9 @@ export const quoteIn = (
 ): FeeQuote | FeeError => {
   const base = checkAmount(schedule, amount, unit)
   if (isFeeError(base)) return base
-  const percentage = Rate.percentageOrFail(schedule.percentage)
-  if (isFeeError(percentage)) return percentage
+  const refused = ratesError(schedule)
+  if (refused !== undefined) return refused
+  const percentage = schedule.percentage
   const fees = feesIn(schedule, unit)
   const flat = flatMinorOrFail(schedule, fees, unit)
   if (isFeeError(flat)) return flat

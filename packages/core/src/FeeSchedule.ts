@@ -4,7 +4,7 @@
  */
 import { Either } from "effect"
 import * as Currency from "./Currency.js"
-import { type FeeError, fail } from "./FeeError.js"
+import { type FeeError, fail, isFeeError } from "./FeeError.js"
 import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
@@ -98,6 +98,24 @@ export const make = (
       : base.currencyFees
     return yield* validate({ ...schedule, currencyFees })
   })
+
+/**
+ * The error for a schedule whose rates are not `Rate` values (one a JavaScript caller built by
+ * hand: `percentage: 2.9`), naming the value, or undefined. A schedule is immutable, so the last
+ * one found sound is remembered: the hot path pays a pointer check, not the field checks
+ * (docs/performance.md). A currency's own flat fee is checked where it is read (`Rate.flatFeeMinorOrFail`).
+ */
+export const ratesError = (schedule: FeeSchedule): FeeError | undefined => {
+  if (schedule === lastSound) return undefined
+  const percentage = Rate.percentageOrFail(schedule.percentage)
+  if (isFeeError(percentage)) return percentage
+  const flatFee = Rate.flatFeeOrFail(schedule.flatFee)
+  if (isFeeError(flatFee)) return flatFee
+  lastSound = schedule
+  return undefined
+}
+
+let lastSound: FeeSchedule | undefined
 
 /** The flat fee and limits a currency is charged with: its own entry, or the schedule's. */
 export const feesIn = (schedule: FeeSchedule, currency: Currency.Currency): CurrencyFees =>

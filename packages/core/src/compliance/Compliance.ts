@@ -210,7 +210,23 @@ export const adjustOrFail = (
   fee: FeeUnderCheck & { readonly amount: number; readonly fee: number; readonly flatPart: number }
 ): Adjusted | FeeError => {
   const refused = rateError(ctx, fee)
-  if (refused !== undefined) return refused
+  return refused !== undefined ? refused : adjustQuotedOrFail(ruleset, ctx, fee)
+}
+
+/**
+ * `adjustOrFail` for a fee whose rates were read from a schedule already checked
+ * (`FeeSchedule.ratesError`, as `Fee.quoteIn` does): only the context's cost of acceptance is
+ * checked here. The hot path of an estimate (docs/performance.md).
+ */
+export const adjustQuotedOrFail = (
+  ruleset: Ruleset,
+  ctx: ComplianceContext,
+  fee: FeeUnderCheck & { readonly amount: number; readonly fee: number; readonly flatPart: number }
+): Adjusted | FeeError => {
+  if (ctx.costOfAcceptance !== undefined) {
+    const cost = Rate.percentageOrFail(ctx.costOfAcceptance, "costOfAcceptance")
+    if (isFeeError(cost)) return cost
+  }
   const region = ctx.region
   if (region === undefined || region === null) {
     const verdict = noRules(ruleset)
