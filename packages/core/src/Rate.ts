@@ -24,8 +24,8 @@ export const FLAT_DECIMALS = 3
 
 /**
  * A percentage of an amount, held as integer parts per million (2.9 % → `ppm` 29,000). Made
- * only by `percent`, `percentFromNumber` and `parsePercentage`: the brand keeps a bare number
- * out at compile time, the tag at run time.
+ * only by `percent`, `percentFromNumber`, `partsPerMillion` and `parsePercentage`, frozen: the
+ * brand keeps a bare number out at compile time, the tag at run time.
  */
 export interface Percentage extends Brand.Brand<"Percentage"> {
   readonly _tag: "Percentage"
@@ -36,7 +36,8 @@ export interface Percentage extends Brand.Brand<"Percentage"> {
 /**
  * A flat fee: an exact decimal of major units (0.30), at most 3 decimal places, charged in a
  * currency only where it is a whole number of that currency's increments. Made only by `flat`,
- * `flatFromNumber` and `parseFlatFee`; a `Decimal.Decimal` the engine computes with.
+ * `flatFromNumber`, `flatFromDecimal` and `parseFlatFee`, frozen; a `Decimal.Decimal` the engine
+ * computes with.
  */
 export interface FlatFee extends Decimal.Decimal, Brand.Brand<"FlatFee"> {
   readonly _tag: "FlatFee"
@@ -50,11 +51,12 @@ const PROBLEMS: Record<Decimal.DecimalProblem, string> = {
 }
 
 /** The percentage of `ppm` parts per million; the caller vouches it is an integer in 0..PPM. */
-const percentageOf = (ppm: number): Percentage => ({ _tag: "Percentage", ppm }) as Percentage
+const percentageOf = (ppm: number): Percentage =>
+  Object.freeze({ _tag: "Percentage", ppm }) as Percentage
 
 /** The flat fee of an exact decimal. */
 const flatFeeOf = (decimal: Decimal.Decimal): FlatFee =>
-  ({ _tag: "FlatFee", units: decimal.units, scale: decimal.scale }) as FlatFee
+  Object.freeze({ _tag: "FlatFee", units: decimal.units, scale: decimal.scale }) as FlatFee
 
 /** 0 %. */
 export const ZERO_PERCENT: Percentage = percentageOf(0)

@@ -205,6 +205,15 @@ describe("Rate's constructors", () => {
     )
   })
 
+  it("rates are frozen: one checked (and remembered with its schedule) cannot be changed to 2.9", () => {
+    const rate = Rate.percent("2.9")
+    expect(() => {
+      ;(rate as { ppm: number }).ppm = 2.9
+    }).toThrow(TypeError)
+    expect(Object.isFrozen(Rate.flat("0.30"))).toBe(true)
+    expect(Object.isFrozen(right(Rate.parsePercentage(2.9)))).toBe(true)
+  })
+
   it("the wire's parse gives the same values (FeeSchedule.make is unchanged for HTTP)", () => {
     const made = right(FeeSchedule.make({ percentage: 2.9, flatFee: "0.30" }))
     expect(made.percentage).toEqual(Rate.percent("2.9"))
