@@ -101,8 +101,9 @@ export const make = (
 
 /**
  * The error for a schedule whose rates are not `Rate` values (one a JavaScript caller built by
- * hand: `percentage: 2.9`), naming the value, or undefined. A schedule is immutable, so the last
- * one found sound is remembered: the hot path pays a pointer check, not the field checks
+ * hand: `percentage: 2.9`), naming the value, or undefined. A schedule is not changed once made
+ * (its fields are readonly, its rates frozen), so the last one found sound is remembered: the
+ * hot path pays a pointer check, not the field checks
  * (docs/performance.md). A currency's own flat fee is checked where it is read (`Rate.flatFeeMinorOrFail`).
  */
 export const ratesError = (schedule: FeeSchedule): FeeError | undefined => {

@@ -145,6 +145,21 @@ describe("a hand-built schedule with bare rates is refused", () => {
     )
   })
 
+  it("Estimate.estimate names a bare costOfAcceptance (its schedule already found sound)", () => {
+    const request = { amount: 10_000, currency: "usd", region: "US-NJ", costOfAcceptance: 1.5 }
+    expect(
+      Either.isRight(Estimate.estimate(FeeSchedule.DEFAULT, R, { amount: 10_000, currency: "usd" }))
+    ).toBe(true)
+    const error = left(
+      Estimate.estimate(FeeSchedule.DEFAULT, R, request as unknown as Estimate.FeeRequest)
+    )
+    expect(refusal(error)).toEqual({
+      code: "parameter_invalid",
+      param: "costOfAcceptance",
+      message: 'costOfAcceptance 1.5 is a number; pass Rate.percent("1.5") for 1.5 %.'
+    })
+  })
+
   it("Estimate.estimate names a text flat fee", () => {
     const error = left(
       Estimate.estimate(bare({ flatFee: "0.30" }), R, { amount: 10_000, currency: "usd" })

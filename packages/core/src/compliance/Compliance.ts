@@ -134,7 +134,11 @@ const rateError = (ctx: ComplianceContext, fee: FeeUnderCheck): FeeError | undef
   const percentage = Rate.percentageOrFail(fee.percentage)
   if (isFeeError(percentage)) return percentage
   const flatFee = Rate.flatFeeOrFail(fee.flatFee)
-  if (isFeeError(flatFee)) return flatFee
+  return isFeeError(flatFee) ? flatFee : costError(ctx)
+}
+
+/** `rateError` of the context's cost of acceptance alone. */
+const costError = (ctx: ComplianceContext): FeeError | undefined => {
   if (ctx.costOfAcceptance === undefined) return undefined
   const cost = Rate.percentageOrFail(ctx.costOfAcceptance, "costOfAcceptance")
   return isFeeError(cost) ? cost : undefined
@@ -223,10 +227,8 @@ export const adjustQuotedOrFail = (
   ctx: ComplianceContext,
   fee: FeeUnderCheck & { readonly amount: number; readonly fee: number; readonly flatPart: number }
 ): Adjusted | FeeError => {
-  if (ctx.costOfAcceptance !== undefined) {
-    const cost = Rate.percentageOrFail(ctx.costOfAcceptance, "costOfAcceptance")
-    if (isFeeError(cost)) return cost
-  }
+  const refused = costError(ctx)
+  if (refused !== undefined) return refused
   const region = ctx.region
   if (region === undefined || region === null) {
     const verdict = noRules(ruleset)
