@@ -6,8 +6,8 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   Compliance as CoreCompliance,
   Estimate as CoreEstimate,
-  Decimal,
   FeeSchedule,
+  Rate,
   RegionInfo,
   Ruleset
 } from "@levy/core"
@@ -213,8 +213,8 @@ describe("ComplianceCheckResult", () => {
       CoreCompliance.check(Ruleset.DEFAULT, {
         region: "US-CA",
         cardType: "credit",
-        percentage: 35_000,
-        flatFee: Decimal.ZERO
+        percentage: Rate.percent("3.5"),
+        flatFee: Rate.NO_FLAT_FEE
       })
     )
     const wire = ComplianceCheckResult.fromEngine("US-CA", verdict)

@@ -11,7 +11,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpServer from "@effect/platform/HttpServer"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Estimate as CoreEstimate, FeeSchedule, Ruleset } from "@levy/core"
+import { Estimate as CoreEstimate, FeeSchedule, Rate, Ruleset } from "@levy/core"
 import { Effect, Either, Layer, Redacted } from "effect"
 import * as ApiError from "../src/ApiError.js"
 import { Authorization } from "../src/Authorization.js"
@@ -46,10 +46,14 @@ const EstimatesStub = HttpApiBuilder.group(TestApi, "estimates", (handlers) =>
           message: `Too many requests for ${key.mode} keys.`
         })
       }
-      return yield* CoreEstimate.estimate(FeeSchedule.DEFAULT, Ruleset.DEFAULT, payload).pipe(
-        Either.map(Estimate.fromEngine),
-        Either.mapLeft(ApiError.fromFeeError)
-      )
+      // The wire's costOfAcceptance is percent; the engine takes it as a rate.
+      const { costOfAcceptance, ...request } = payload
+      const coa =
+        costOfAcceptance === undefined ? undefined : Rate.percentFromNumber(costOfAcceptance)
+      return yield* CoreEstimate.estimate(FeeSchedule.DEFAULT, Ruleset.DEFAULT, {
+        ...request,
+        costOfAcceptance: coa
+      }).pipe(Either.map(Estimate.fromEngine), Either.mapLeft(ApiError.fromFeeError))
     })
   )
 )

@@ -10,7 +10,8 @@ import type { Ruleset } from "./compliance/Ruleset.js"
 import * as Disclosure from "./Disclosure.js"
 import * as Fee from "./Fee.js"
 import { type FeeError, isFeeError } from "./FeeError.js"
-import { type FeeSchedule, feesIn } from "./FeeSchedule.js"
+import { type FeeSchedule, feesIn, ratesError } from "./FeeSchedule.js"
+import * as Rate from "./Rate.js"
 
 /** What an estimate or a charge is asked for. */
 export interface FeeRequest extends Compliance.ComplianceContext {
@@ -95,7 +96,8 @@ export const adjust = (
   q: Fee.FeeQuote,
   unit: Currency.Currency
 ): Compliance.Adjusted | FeeError =>
-  Compliance.adjustOrFail(ruleset, request, quotedFee(schedule, q, unit))
+  ratesError(schedule) ??
+  Compliance.adjustQuotedOrFail(ruleset, request, quotedFee(schedule, q, unit))
 
 /**
  * The quote of the configured fee itself, as a charge under `nonCompliant: "reject"` sees it:
@@ -173,8 +175,8 @@ const scratch: Mutable<QuotedFee> & { unit: Currency.Currency } = {
   amount: 0,
   currency: "",
   unit: Currency.lookup("usd")!,
-  percentage: 0,
-  flatFee: { units: 0, scale: 0 },
+  percentage: Rate.ZERO_PERCENT,
+  flatFee: Rate.NO_FLAT_FEE,
   fee: 0,
   flatPart: 0
 }

@@ -6,7 +6,13 @@ import type { Either } from "effect"
 import * as Currency from "./Currency.js"
 import * as Decimal from "./Decimal.js"
 import { type FeeError, fail, isFeeError, toEither } from "./FeeError.js"
-import { type CurrencyFees, type FeeModel, type FeeSchedule, feesIn } from "./FeeSchedule.js"
+import {
+  type CurrencyFees,
+  type FeeModel,
+  type FeeSchedule,
+  feesIn,
+  ratesError
+} from "./FeeSchedule.js"
 import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
@@ -53,13 +59,16 @@ export const quoteIn = (
 ): FeeQuote | FeeError => {
   const base = checkAmount(schedule, amount, unit)
   if (isFeeError(base)) return base
+  const refused = ratesError(schedule)
+  if (refused !== undefined) return refused
+  const percentage = schedule.percentage
   const fees = feesIn(schedule, unit)
   const flat = flatMinorOrFail(schedule, fees, unit)
   if (isFeeError(flat)) return flat
   const raw =
     schedule.model === "add_on"
-      ? percentagePart(base, schedule.percentage, unit.increment, schedule.rounding)
-      : grossUpTotal(base, flat, schedule.percentage, unit.increment) - base - flat
+      ? percentagePart(base, percentage.ppm, unit.increment, schedule.rounding)
+      : grossUpTotal(base, flat, percentage.ppm, unit.increment) - base - flat
   const before = raw + flat
   const fee = limit(before, fees, unit.increment)
   if (base + fee > unit.maximumCharge) {
@@ -96,7 +105,7 @@ export const feeStructureOf = (
       schedule,
       fees,
       structure: {
-        percentage: Rate.percentageToNumber(schedule.percentage),
+        percentage: Rate.percentageToNumber(schedule.percentage.ppm),
         flatFee: Decimal.toNumber(fees.flatFee)
       }
     }
@@ -188,7 +197,8 @@ const flatMinorOf = (
   unit: Currency.Currency
 ): number | FeeError => {
   const flat = Rate.flatFeeMinorOrFail(fees.flatFee, unit)
-  if (!isFeeError(flat) || fees !== schedule) return flat
+  // A flat fee that is no Rate value is the caller's error, not the configuration's gap.
+  if (!isFeeError(flat) || fees !== schedule || !Rate.isFlatFee(fees.flatFee)) return flat
   const code = unit.code
   return fail(
     "currency_not_configured",

@@ -4,8 +4,7 @@
  */
 import { Either } from "effect"
 import * as Currency from "./Currency.js"
-import type * as Decimal from "./Decimal.js"
-import { type FeeError, fail } from "./FeeError.js"
+import { type FeeError, fail, isFeeError } from "./FeeError.js"
 import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
@@ -14,10 +13,10 @@ export type FeeModel = "add_on" | "gross_up"
 
 /** A validated fee configuration. */
 export interface FeeSchedule {
-  /** Parts per million of the amount (2.9 % → 29,000). */
-  readonly percentage: number
-  /** Flat part in major units, exact (0.30). */
-  readonly flatFee: Decimal.Decimal
+  /** The percentage of the amount: `Rate.percent("2.9")` (29,000 parts per million). */
+  readonly percentage: Rate.Percentage
+  /** Flat part in major units, exact: `Rate.flat("0.30")`. */
+  readonly flatFee: Rate.FlatFee
   readonly model: FeeModel
   readonly rounding: Rounding.RoundingMode
   /** Lower limit of the fee, minor units. */
@@ -38,7 +37,7 @@ export interface FeeSchedule {
 
 /** The part of a schedule a currency may set for itself: the schedule is its own default. */
 export interface CurrencyFees {
-  readonly flatFee: Decimal.Decimal
+  readonly flatFee: Rate.FlatFee
   readonly minFee: number | null
   readonly maxFee: number | null
 }
@@ -59,8 +58,8 @@ export interface FeeScheduleInput {
 
 /** A new account's configuration: the specification's example, 2.9 % + 0.30 (docs/design.md §2). */
 export const DEFAULT: FeeSchedule = {
-  percentage: 29_000,
-  flatFee: { units: 3, scale: 1 },
+  percentage: Rate.percent("2.9"),
+  flatFee: Rate.flat("0.30"),
   model: "add_on",
   rounding: "half_up",
   minFee: null,
@@ -99,6 +98,25 @@ export const make = (
       : base.currencyFees
     return yield* validate({ ...schedule, currencyFees })
   })
+
+/**
+ * The error for a schedule whose rates are not `Rate` values (one a JavaScript caller built by
+ * hand: `percentage: 2.9`), naming the value, or undefined. A schedule is not changed once made
+ * (its fields are readonly, its rates frozen), so the last one found sound is remembered: the
+ * hot path pays a pointer check, not the field checks
+ * (docs/performance.md). A currency's own flat fee is checked where it is read (`Rate.flatFeeMinorOrFail`).
+ */
+export const ratesError = (schedule: FeeSchedule): FeeError | undefined => {
+  if (schedule === lastSound) return undefined
+  const percentage = Rate.percentageOrFail(schedule.percentage)
+  if (isFeeError(percentage)) return percentage
+  const flatFee = Rate.flatFeeOrFail(schedule.flatFee)
+  if (isFeeError(flatFee)) return flatFee
+  lastSound = schedule
+  return undefined
+}
+
+let lastSound: FeeSchedule | undefined
 
 /** The flat fee and limits a currency is charged with: its own entry, or the schedule's. */
 export const feesIn = (schedule: FeeSchedule, currency: Currency.Currency): CurrencyFees =>
@@ -181,7 +199,7 @@ const validate = (s: FeeSchedule): Either.Either<FeeSchedule, FeeError> => {
       fail("parameter_invalid", "maxAmount", "maxAmount must not be below minAmount.")
     )
   }
-  if (s.model === "gross_up" && s.percentage >= Rate.PPM) {
+  if (s.model === "gross_up" && s.percentage.ppm >= Rate.PPM) {
     return Either.left(
       fail(
         "parameter_invalid",

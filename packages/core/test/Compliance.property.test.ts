@@ -11,6 +11,7 @@ import * as Compliance from "../src/compliance/Compliance.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
 import { FeeError } from "../src/FeeError.js"
+import * as Rate from "../src/Rate.js"
 import * as Rounding from "../src/Rounding.js"
 import { context, isoDay, optional, PLACES, UNKNOWN } from "./arbitraries.js"
 
@@ -37,8 +38,8 @@ const feeOnAmount = fc
   })
   .map(({ amount, percentage, flatCents }) => ({
     amount,
-    percentage,
-    flatFee: Decimal.fromScaled(flatCents, 2),
+    percentage: Rate.partsPerMillion(percentage),
+    flatFee: Rate.flatFromDecimal(Decimal.fromScaled(flatCents, 2)),
     fee: Rounding.mulDiv(amount, percentage, 1_000_000, "half_up") + flatCents,
     flatPart: flatCents
   }))
@@ -126,15 +127,15 @@ const anyInput = fc.record({
   recurring: optional(fc.boolean()),
   disclosed: optional(fc.boolean()),
   allowUncertain: optional(fc.boolean()),
-  costOfAcceptance: optional(fc.integer({ min: 0, max: 1_000_000 })),
+  costOfAcceptance: optional(fc.integer({ min: 0, max: 1_000_000 }).map(Rate.partsPerMillion)),
   date: optional(fc.oneof(isoDay, fc.string({ maxLength: 12 }))),
-  percentage: fc.integer({ min: 0, max: 1_000_000 }),
+  percentage: fc.integer({ min: 0, max: 1_000_000 }).map(Rate.partsPerMillion),
   flatFee: fc
     .record({
       units: fc.integer({ min: 0, max: 10_000_000 }),
       scale: fc.integer({ min: 0, max: 3 })
     })
-    .map(({ units, scale }) => Decimal.fromScaled(units, scale)),
+    .map(({ units, scale }) => Rate.flatFromDecimal(Decimal.fromScaled(units, scale))),
   amount: optional(fc.integer({ min: 0, max: 99_999_999 })),
   currency: optional(fc.constantFrom("usd", "USD", "cad", "eur", "jpy", "bhd", "huf", "xyz")),
   fee: optional(fc.integer({ min: 0, max: 10_000_000 })),
@@ -183,7 +184,7 @@ describe("check", () => {
     fc.assert(
       fc.property(context, fc.integer({ min: 50, max: 1_000_000 }), (ctx, amount) => {
         if (UNKNOWN.includes(ctx.region)) return
-        const zero = { percentage: 0, flatFee: Decimal.ZERO }
+        const zero = { percentage: Rate.ZERO_PERCENT, flatFee: Rate.NO_FLAT_FEE }
         expect(Either.getOrThrow(Compliance.check(R, { ...ctx, ...zero, amount })).compliant).toBe(
           true
         )

@@ -13,7 +13,6 @@ import * as Day from "../src/compliance/Day.js"
 import type { Rule } from "../src/compliance/Rule.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import type { SourceDataset } from "../src/compliance/SourceRecord.js"
-import * as Decimal from "../src/Decimal.js"
 import * as Disclosure from "../src/Disclosure.js"
 import * as Estimate from "../src/Estimate.js"
 import * as FeeSchedule from "../src/FeeSchedule.js"
@@ -24,14 +23,14 @@ const USD = Currency.lookup("usd")!
 /** A day on which every dated change in the data has settled (OK, KS) and AU has not yet changed. */
 const DAY = "2025-12-01"
 
-const pct = (percent: string): number => Either.getOrThrow(Rate.parsePercentage(percent))
-const flat = (major: string): Decimal.Decimal => Either.getOrThrow(Decimal.parse(major, 3))
+const pct = Rate.percent
+const flat = Rate.flat
 
 type Input = Partial<Compliance.ComplianceInput>
 
 const input = (i: Input): Compliance.ComplianceInput => ({
-  percentage: 0,
-  flatFee: Decimal.ZERO,
+  percentage: Rate.ZERO_PERCENT,
+  flatFee: Rate.NO_FLAT_FEE,
   date: DAY,
   ...i
 })
@@ -220,7 +219,7 @@ describe("caps at the limit and one minor unit above", () => {
   })
 
   it("without an amount the nominal percentage is checked, and a flat fee only against maxFlatFee", () => {
-    const at = (percentage: number, flatFee = Decimal.ZERO) =>
+    const at = (percentage: Rate.Percentage, flatFee = Rate.NO_FLAT_FEE) =>
       check({ region: "US-CO", cardType: "credit", percentage, flatFee })
     expect(at(pct("2")).compliant).toBe(true)
     expect(at(pct("2.0001")).reasonCode).toBe("percentage_over_limit")
@@ -618,7 +617,7 @@ describe("effective dates", () => {
     const today = Day.toIso(Day.fromMillis(Date.now()))
     const i = { region: "US-CO", cardType: "credit" as const, amount: 10_000, fee: 201 }
     const implicit = Either.getOrThrow(
-      Compliance.check(R, { percentage: 0, flatFee: Decimal.ZERO, ...i })
+      Compliance.check(R, { percentage: Rate.ZERO_PERCENT, flatFee: Rate.NO_FLAT_FEE, ...i })
     )
     expect(implicit).toEqual(check({ ...i, date: today }))
   })
@@ -632,7 +631,7 @@ describe("effective dates", () => {
     const i = { region: "US-FL", cardType: "credit" as const, amount: 10_000, fee: 200 }
     expect(check({ ...i, date: "2099-06-01" }, custom).reasonCode).toBe("fees_prohibited")
     const today = Either.getOrThrow(
-      Compliance.check(custom, { percentage: 0, flatFee: Decimal.ZERO, ...i })
+      Compliance.check(custom, { percentage: Rate.ZERO_PERCENT, flatFee: Rate.NO_FLAT_FEE, ...i })
     )
     expect(today.compliant).toBe(true)
     expect(check({ ...i, date: "2098-12-31" }, custom).compliant).toBe(true)

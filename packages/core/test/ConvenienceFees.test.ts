@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import * as Compliance from "../src/compliance/Compliance.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
-import * as Decimal from "../src/Decimal.js"
+import * as Rate from "../src/Rate.js"
 import { pct, today } from "./lawCases.js"
 
 type Input = Partial<Compliance.ComplianceInput>
@@ -25,8 +25,8 @@ const cf = (fee: number, flatPart: number, more: Input = {}) =>
       amount: 10_000,
       fee,
       flatPart,
-      percentage: 0,
-      flatFee: Decimal.ZERO,
+      percentage: Rate.ZERO_PERCENT,
+      flatFee: Rate.NO_FLAT_FEE,
       date: today,
       ...more
     })
@@ -65,7 +65,7 @@ describe("flat only", () => {
         fee: 200,
         flatPart: 100,
         percentage: pct("1"),
-        flatFee: Either.getOrThrow(Decimal.parse("1", 3)),
+        flatFee: Rate.flat("1"),
         date: today
       })
     )

@@ -6,6 +6,7 @@ import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Disclosure from "../src/Disclosure.js"
 import * as Estimate from "../src/Estimate.js"
 import * as FeeSchedule from "../src/FeeSchedule.js"
+import * as Rate from "../src/Rate.js"
 
 const R = Ruleset.DEFAULT
 const DAY = "2025-12-01"
@@ -136,7 +137,7 @@ describe("every quote carries the rendered text", () => {
       region: "GB",
       cardType: "credit",
       cardholder: "business",
-      costOfAcceptance: 15_000
+      costOfAcceptance: Rate.percent("1.5")
     })
     expect(q.convenienceFee).toBe(100)
     expect(q.compliance.disclosureText).not.toContain("No surcharge")

@@ -10,6 +10,7 @@ import * as Decimal from "../src/Decimal.js"
 import * as Fee from "../src/Fee.js"
 import { FeeErrorCode } from "../src/FeeError.js"
 import * as FeeSchedule from "../src/FeeSchedule.js"
+import * as Rate from "../src/Rate.js"
 import type { RoundingMode } from "../src/Rounding.js"
 
 const MODES: ReadonlyArray<RoundingMode> = ["half_up", "half_even", "up", "down"]
@@ -97,8 +98,8 @@ const caseArb = (options: {
   )
 
 const scheduleOf = (c: Case, model: FeeSchedule.FeeModel): FeeSchedule.FeeSchedule => ({
-  percentage: c.ppm,
-  flatFee: Decimal.fromScaled(c.flatMinor, c.currency.exponent),
+  percentage: Rate.partsPerMillion(c.ppm),
+  flatFee: Rate.flatFromDecimal(Decimal.fromScaled(c.flatMinor, c.currency.exponent)),
   model,
   rounding: c.rounding,
   minFee: c.minFee,

@@ -9,6 +9,7 @@ import * as Currency from "../src/Currency.js"
 import * as Fee from "../src/Fee.js"
 import type { FeeError } from "../src/FeeError.js"
 import * as FeeSchedule from "../src/FeeSchedule.js"
+import * as Rate from "../src/Rate.js"
 import { left, right } from "./support.js"
 
 const schedule = (input: FeeSchedule.FeeScheduleInput): FeeSchedule.FeeSchedule =>
@@ -36,7 +37,8 @@ describe("Fee.quote: the specification's example (add_on, 2.9 % + 0.30)", () => 
   })
 
   it("the default schedule is the specification's configuration (docs/design.md §2)", () => {
-    expect(FeeSchedule.DEFAULT.percentage).toBe(29_000)
+    expect(FeeSchedule.DEFAULT.percentage.ppm).toBe(29_000)
+    expect(Rate.flatText(FeeSchedule.DEFAULT.flatFee)).toBe("0.3")
     expect(FeeSchedule.DEFAULT.minAmount).toBe(50)
     expect(FeeSchedule.DEFAULT.maxAmount).toBeNull()
     expect(FeeSchedule.DEFAULT.model).toBe("add_on")

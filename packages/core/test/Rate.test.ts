@@ -36,7 +36,7 @@ describe("Rate.parsePercentage", () => {
     ["1e1", 100_000],
     ["29e-1", 29_000]
   ] as const)("%j → %i ppm", (input, ppm) => {
-    expect(right(Rate.parsePercentage(input))).toBe(ppm)
+    expect(right(Rate.parsePercentage(input)).ppm).toBe(ppm)
   })
 
   it("2.12345 has too many decimals: parameter_invalid naming the field", () => {
@@ -93,11 +93,11 @@ describe("Rate.parsePercentage", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: Rate.PPM }), (ppm) => {
         const percent = ppm / 10_000
-        const parsed = right(Rate.parsePercentage(percent))
+        const parsed = right(Rate.parsePercentage(percent)).ppm
         expect(parsed).toBe(ppm)
         expect(Rate.percentageToNumber(parsed)).toBe(percent)
         // And through the text a client would send.
-        expect(right(Rate.parsePercentage(String(percent)))).toBe(ppm)
+        expect(right(Rate.parsePercentage(String(percent))).ppm).toBe(ppm)
       })
     )
   })
@@ -106,7 +106,7 @@ describe("Rate.parsePercentage", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 20_000_000 }), (ppm) => {
         const result = Rate.parsePercentage(`${ppm}e-4`)
-        if (ppm <= 1_000_000) expect(right(result)).toBe(ppm)
+        if (ppm <= 1_000_000) expect(right(result).ppm).toBe(ppm)
         else
           expect(codeAndParam(left(result))).toEqual({
             code: "parameter_invalid",

@@ -14,7 +14,7 @@ import * as Compliance from "../src/compliance/Compliance.js"
 import * as Day from "../src/compliance/Day.js"
 import type { Rule, RuleStatus, Terms } from "../src/compliance/Rule.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
-import * as Decimal from "../src/Decimal.js"
+import * as Rate from "../src/Rate.js"
 import { on100, pct } from "./lawCases.js"
 
 const R = Ruleset.DEFAULT
@@ -288,7 +288,12 @@ describe("a stricter rule never loosens a verdict", () => {
           cardholder: fc.constantFrom("consumer", "business", undefined),
           channel: fc.constantFrom("online", "in_person", undefined),
           cardIssuingCountry: fc.constantFrom("US", "DE", "SE", "AU", undefined),
-          costOfAcceptance: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+          costOfAcceptance: fc.option(
+            fc.integer({ min: 0, max: 60_000 }).map(Rate.partsPerMillion),
+            {
+              nil: undefined
+            }
+          ),
           allowUncertain: fc.boolean(),
           fee: fc.integer({ min: 0, max: 800 })
         }),
@@ -313,8 +318,8 @@ describe("a stricter rule never loosens a verdict", () => {
             region: rule.code,
             amount: 10_000,
             flatPart: 0,
-            percentage: 0,
-            flatFee: Decimal.ZERO,
+            percentage: Rate.ZERO_PERCENT,
+            flatFee: Rate.NO_FLAT_FEE,
             date: day
           } as Compliance.ComplianceInput
           const base = Either.getOrThrow(Compliance.check(R, input))

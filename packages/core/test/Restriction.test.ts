@@ -9,7 +9,6 @@ import fc from "fast-check"
 import * as Currency from "../src/Currency.js"
 import * as Compliance from "../src/compliance/Compliance.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
-import * as Decimal from "../src/Decimal.js"
 import * as Rate from "../src/Rate.js"
 
 const R = Ruleset.DEFAULT
@@ -51,9 +50,10 @@ describe("Compliance.restrictionsOf", () => {
               ...ctx,
               ...flags,
               allowUncertain,
-              costOfAcceptance,
-              percentage: 0,
-              flatFee: Decimal.ZERO,
+              costOfAcceptance:
+                costOfAcceptance === undefined ? undefined : Rate.partsPerMillion(costOfAcceptance),
+              percentage: Rate.ZERO_PERCENT,
+              flatFee: Rate.NO_FLAT_FEE,
               amount,
               unit,
               currency: code,

@@ -10,7 +10,7 @@ import { Either } from "effect"
 import * as Compliance from "../src/compliance/Compliance.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as RulesetVersions from "../src/compliance/RulesetVersions.js"
-import * as Decimal from "../src/Decimal.js"
+import * as Rate from "../src/Rate.js"
 import { left, right } from "./support.js"
 
 const release = (version: string) => RulesetVersions.find(version)!
@@ -58,8 +58,8 @@ describe("RulesetVersions", () => {
   it("an earlier version decides by its own rules: AU on a Visa card in November 2026", () => {
     const input = {
       region: "AU",
-      percentage: 1_000_000,
-      flatFee: Decimal.ZERO,
+      percentage: Rate.percent("100"),
+      flatFee: Rate.NO_FLAT_FEE,
       cardType: "credit" as const,
       cardNetwork: "visa",
       date: "2026-11-01"

@@ -4,6 +4,7 @@ import { ComplianceRules } from "../src/ComplianceRules.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import { FeeCalculator } from "../src/FeeCalculator.js"
 import * as FeeSchedule from "../src/FeeSchedule.js"
+import * as Rate from "../src/Rate.js"
 
 const schedule = FeeSchedule.DEFAULT
 
@@ -57,8 +58,8 @@ describe("ComplianceRules layers", () => {
   const florida = {
     region: "US-FL",
     cardType: "credit",
-    percentage: 20_000,
-    flatFee: { units: 0, scale: 0 }
+    percentage: Rate.percent("2"),
+    flatFee: Rate.NO_FLAT_FEE
   } as const
 
   it.effect("Live answers from the shipped ruleset", () =>

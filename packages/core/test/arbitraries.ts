@@ -2,6 +2,7 @@
 import fc from "fast-check"
 import * as Day from "../src/compliance/Day.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
+import * as Rate from "../src/Rate.js"
 
 export const PLACES = Ruleset.placeCodes(Ruleset.DEFAULT)
 
@@ -47,6 +48,6 @@ export const context = fc.record({
   recurring: optional(fc.boolean()),
   disclosed: optional(fc.boolean()),
   allowUncertain: optional(fc.boolean()),
-  costOfAcceptance: optional(fc.integer({ min: 0, max: 60_000 })),
+  costOfAcceptance: optional(fc.integer({ min: 0, max: 60_000 }).map(Rate.partsPerMillion)),
   date: optional(isoDay)
 })

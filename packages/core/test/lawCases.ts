@@ -5,11 +5,10 @@
 import { Either } from "effect"
 import * as Compliance from "../src/compliance/Compliance.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
-import * as Decimal from "../src/Decimal.js"
 import * as Rate from "../src/Rate.js"
 
-/** A percentage from its decimal text, in parts per million. */
-export const pct = (percent: string): number => Either.getOrThrow(Rate.parsePercentage(percent))
+/** A percentage from its decimal text. */
+export const pct = Rate.percent
 
 /** The day the law was last re-checked. */
 export const today = "2026-11-24"
@@ -28,8 +27,8 @@ export const on100 = (
       amount: 10_000,
       fee,
       flatPart: 0,
-      percentage: 0,
-      flatFee: Decimal.ZERO,
+      percentage: Rate.ZERO_PERCENT,
+      flatFee: Rate.NO_FLAT_FEE,
       date,
       ...more
     })

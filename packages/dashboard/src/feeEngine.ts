@@ -36,7 +36,7 @@ export type Draft = Pick<
 export interface Prepared {
   readonly draft: Draft
   readonly schedule: FeeSchedule.FeeSchedule
-  readonly costOfAcceptance: number | undefined
+  readonly costOfAcceptance: Rate.Percentage | undefined
 }
 
 /** An input the engine refuses: the field it names and why. */

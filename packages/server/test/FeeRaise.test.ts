@@ -21,7 +21,7 @@ const raises = (before: Partial<Config.StoredConfig>, next: Partial<Config.Store
 const charged = (config: Partial<Config.StoredConfig>, amount: number, region?: string) => {
   const c = { ...base, ...config }
   const schedule = Either.getOrThrow(Config.schedule(c))
-  const coa = Either.getOrThrow(Config.costOfAcceptancePpm(c.costOfAcceptance))
+  const coa = Either.getOrThrow(Config.costOfAcceptanceOf(c.costOfAcceptance))
   const quote = Either.getOrThrow(
     Estimate.chargeQuote(schedule, rules.ruleset, {
       amount,

@@ -62,18 +62,18 @@ export interface ComplianceContext {
   readonly recurring?: boolean | undefined
   /** ISO date the payment is made (default today, UTC). */
   readonly date?: string | undefined
-  /** The merchant's real processing cost, parts per million of the amount. */
-  readonly costOfAcceptance?: number | undefined
+  /** The merchant's real processing cost, as a share of the amount: `Rate.percent("2.5")`. */
+  readonly costOfAcceptance?: Rate.Percentage | undefined
   /** Treat legally uncertain places as permitted (the account's opt-in). */
   readonly allowUncertain?: boolean | undefined
 }
 
 /** The fee being checked. With `amount`, caps bind the effective rate `fee / amount`. */
 export interface FeeUnderCheck {
-  /** Nominal percentage, parts per million. */
-  readonly percentage: number
-  /** Nominal flat fee, major units. */
-  readonly flatFee: Decimal.Decimal
+  /** Nominal percentage: `Rate.percent("2.9")`, never a bare number (the API's percent is not the engine's unit). */
+  readonly percentage: Rate.Percentage
+  /** Nominal flat fee, major units: `Rate.flat("0.30")`. */
+  readonly flatFee: Rate.FlatFee
   /** Base amount, minor units. */
   readonly amount?: number | undefined
   /** Currency of `amount`; default the place's own. */
@@ -116,6 +116,8 @@ export const checkOrFail = (
   ctx: ComplianceContext,
   fee: FeeUnderCheck = ctx as ComplianceInput
 ): ComplianceVerdict | FeeError => {
+  const refused = rateError(ctx, fee)
+  if (refused !== undefined) return refused
   const region = ctx.region
   if (region === undefined || region === null) return noRules(ruleset)
   const found = policyFor(ruleset, region, ctx)
@@ -124,6 +126,25 @@ export const checkOrFail = (
   const policy = forAmount(ruleset, found, fee)
   const measured = measure(policy, fee)
   return isFeeError(measured) ? measured : decide(ruleset, region, policy, ctx, fee, measured)
+}
+
+/**
+ * The error for a rate not made by `Rate` (a bare `2.9`, the text "0.30"), naming the value, or
+ * undefined: checked on every call, before anything else, as a JavaScript caller's bare number
+ * would otherwise be read as parts per million and answer compliant (docs/embedding.md "Rates").
+ */
+const rateError = (ctx: ComplianceContext, fee: FeeUnderCheck): FeeError | undefined => {
+  const percentage = Rate.percentageOrFail(fee.percentage)
+  if (isFeeError(percentage)) return percentage
+  const flatFee = Rate.flatFeeOrFail(fee.flatFee)
+  return isFeeError(flatFee) ? flatFee : costError(ctx)
+}
+
+/** `rateError` of the context's cost of acceptance alone. */
+const costError = (ctx: ComplianceContext): FeeError | undefined => {
+  if (ctx.costOfAcceptance === undefined) return undefined
+  const cost = Rate.percentageOrFail(ctx.costOfAcceptance, "costOfAcceptance")
+  return isFeeError(cost) ? cost : undefined
 }
 
 /** The largest compliant fee for `amount` in this context (minor units), null when nothing caps it. */
@@ -196,6 +217,22 @@ export const adjustOrFail = (
   ctx: ComplianceContext,
   fee: FeeUnderCheck & { readonly amount: number; readonly fee: number; readonly flatPart: number }
 ): Adjusted | FeeError => {
+  const refused = rateError(ctx, fee)
+  return refused !== undefined ? refused : adjustQuotedOrFail(ruleset, ctx, fee)
+}
+
+/**
+ * `adjustOrFail` for a fee whose rates were read from a schedule already checked
+ * (`FeeSchedule.ratesError`, as `Fee.quoteIn` does): only the context's cost of acceptance is
+ * checked here. The hot path of an estimate (docs/performance.md).
+ */
+export const adjustQuotedOrFail = (
+  ruleset: Ruleset,
+  ctx: ComplianceContext,
+  fee: FeeUnderCheck & { readonly amount: number; readonly fee: number; readonly flatPart: number }
+): Adjusted | FeeError => {
+  const refused = costError(ctx)
+  if (refused !== undefined) return refused
   const region = ctx.region
   if (region === undefined || region === null) {
     const verdict = noRules(ruleset)
@@ -441,7 +478,7 @@ const measure = (policy: Policy.Policy, input: FeeUnderCheck): Measured | FeeErr
   if (isFeeError(flat)) return flat
   const pct = Rounding.mulDiv(
     input.amount,
-    input.percentage,
+    input.percentage.ppm,
     Rate.PPM * currency.increment,
     "half_up"
   )
@@ -578,11 +615,11 @@ const decide = (
     blocked !== undefined &&
     (blocked.code !== "convenience_fee_must_be_flat" ||
       blockedBy(policy, ctx, FLAT_FEE) !== undefined)
-  const cap = rateCap(policy, ctx.costOfAcceptance)
+  const cap = rateCap(policy, ctx.costOfAcceptance?.ppm)
   const flatCap = m.unit === undefined ? null : flatCapMinor(policy, m.unit)
   const maxFee = none ? 0 : feeCap(cap.value, flatCap, policy, m)
   const zero =
-    m.amount === undefined ? input.percentage === 0 && input.flatFee.units === 0 : m.fee === 0
+    m.amount === undefined ? input.percentage.ppm === 0 && input.flatFee.units === 0 : m.fee === 0
   const failure = zero ? undefined : (blocked ?? overCap(policy, input, m, cap, flatCap))
   const maxPercentage = none
     ? 0
@@ -603,7 +640,7 @@ const decide = (
 }
 
 /** A fee with no percentage part, to ask whether a flat fee would be blocked. */
-const FLAT_FEE: FeeUnderCheck = { percentage: 0, flatFee: Decimal.ZERO }
+const FLAT_FEE: FeeUnderCheck = { percentage: Rate.ZERO_PERCENT, flatFee: Rate.NO_FLAT_FEE }
 
 /** The first condition, other than a cap, that rules out any fee. */
 const blockedBy = (
@@ -719,7 +756,7 @@ const disclosureFailure = (p: Policy.Policy, input: ComplianceContext): Failure 
     : undefined
 
 const nonFlat = (input: FeeUnderCheck): boolean =>
-  input.fee !== undefined ? input.fee > (input.flatPart ?? 0) : input.percentage > 0
+  input.fee !== undefined ? input.fee > (input.flatPart ?? 0) : input.percentage.ppm > 0
 
 const cardTypeFailure = (p: Policy.Policy, cardType: CardType | undefined): Failure => {
   const allowed = (Object.keys(Policy.CARD_BIT) as Array<CardType>).filter(
@@ -814,7 +851,9 @@ const overCap = (
   }
   if (cap.value === Number.POSITIVE_INFINITY) return undefined
   const over =
-    m.amount === undefined ? input.percentage > cap.value : m.fee * Rate.PPM > m.amount * cap.value
+    m.amount === undefined
+      ? input.percentage.ppm > cap.value
+      : m.fee * Rate.PPM > m.amount * cap.value
   if (!over) return undefined
   if (cap.code === "over_cost_of_acceptance" || cap.elected) {
     return { code: cap.code, reason: overCapReason(p, cap) }

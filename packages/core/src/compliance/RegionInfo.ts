@@ -4,6 +4,7 @@
  * consumer's credit-card surcharge.
  */
 import { Either } from "effect"
+import * as Rate from "../Rate.js"
 import * as Compliance from "./Compliance.js"
 import * as Day from "./Day.js"
 import type { CardType, Confidence, Rule, RuleStatus } from "./Rule.js"
@@ -32,6 +33,9 @@ export interface RegionInfo {
 
 const CARD_TYPES: ReadonlyArray<CardType> = ["credit", "debit", "prepaid"]
 
+/** The smallest fee there is (one part per million), to ask whether any fee is allowed. */
+const PROBE_PERCENTAGE = Rate.percent("0.0001")
+
 /** The region's information on `date` (default today), or undefined for an unknown code. */
 export const describe = (
   ruleset: Ruleset.Ruleset,
@@ -47,8 +51,8 @@ export const describe = (
     Compliance.check(ruleset, {
       region: rule.code,
       cardType,
-      percentage: 1,
-      flatFee: { units: 0, scale: 0 },
+      percentage: PROBE_PERCENTAGE,
+      flatFee: Rate.NO_FLAT_FEE,
       allowUncertain: true,
       date: Day.toIso(day)
     })

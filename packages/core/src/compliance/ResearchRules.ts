@@ -105,7 +105,7 @@ const limitOf = (limit: Research.Limit | null): Limit => ({
 
 /** "2.5" → 2.5, read exactly as parts per million first (the schema has checked the text). */
 const percent = (text: string): number =>
-  Rate.percentageToNumber(Either.getOrThrow(Rate.parsePercentage(text)))
+  Rate.percentageToNumber(Either.getOrThrow(Rate.parsePercentage(text)).ppm)
 
 /** "0.30" → 0.3, read exactly to thousandths first. */
 const major = (text: string): number => {

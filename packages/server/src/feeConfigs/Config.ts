@@ -194,17 +194,17 @@ export const checkPin = (
         })
       )
 
-/** `costOfAcceptance` percent → parts per million (the engine's unit). */
+/** `costOfAcceptance` in percent, as the wire has it → the engine's rate. */
 export const costOfAcceptanceOf = (
   percent: number | null | undefined
-): Either.Either<number | undefined, FeeError> =>
+): Either.Either<Rate.Percentage | undefined, FeeError> =>
   percent === null || percent === undefined
     ? Either.right(undefined)
     : Rate.parsePercentage(percent, "costOfAcceptance")
 
-/** `costOfAcceptanceOf`, refused as the API's error. */
+/** `costOfAcceptanceOf` in parts per million (for FeeRaise's own keys), refused as the API's error. */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
-  asApiError(costOfAcceptanceOf(percent))
+  Either.map(asApiError(costOfAcceptanceOf(percent)), (rate) => rate?.ppm)
 
 /** The cap and disclosure rule of each listed region, as the account's ruleset answers today. */
 export const regionsOf = (ruleset: Ruleset.Ruleset, codes: ReadonlyArray<string>) => {

@@ -83,7 +83,7 @@ const sameFees = (a: FeeSchedule.CurrencyFees, b: FeeSchedule.CurrencyFees) =>
 /** Whether two schedules are the same, field by field (0.3 and 0.30 differ: that only costs the search). */
 const sameSchedule = (a: FeeSchedule.FeeSchedule, b: FeeSchedule.FeeSchedule): boolean => {
   if (
-    a.percentage !== b.percentage ||
+    a.percentage.ppm !== b.percentage.ppm ||
     !sameFees(a, b) ||
     a.model !== b.model ||
     a.rounding !== b.rounding ||
@@ -150,7 +150,7 @@ const provablyNoRaise = (b: Priced, n: Priced): boolean => {
     (n.config.allowUncertain && !b.config.allowUncertain) ||
     (b.config.requireRegion && !n.config.requireRegion) ||
     sn.model !== sb.model ||
-    sn.percentage > sb.percentage ||
+    sn.percentage.ppm > sb.percentage.ppm ||
     (sn.model === "add_on" && ROUNDING_ORDER[sn.rounding] > ROUNDING_ORDER[sb.rounding]) ||
     sn.minAmount < sb.minAmount ||
     !atMost(sn.maxAmount, sb.maxAmount, Number.POSITIVE_INFINITY)
@@ -337,8 +337,8 @@ const sideOf = (p: Priced, unit: Currency.Currency, spec: Spec): Amounts.Side =>
     inc,
     y:
       s.model === "add_on"
-        ? Amounts.rateTerm(s.percentage, s.rounding, inc, flat ?? 0)
-        : { atom: { kind: "gross", ppm: s.percentage, flat: flat ?? 0, inc }, k: 0 },
+        ? Amounts.rateTerm(s.percentage.ppm, s.rounding, inc, flat ?? 0)
+        : { atom: { kind: "gross", ppm: s.percentage.ppm, flat: flat ?? 0, inc }, k: 0 },
     minFee: fees.minFee === null ? Number.NEGATIVE_INFINITY : Math.ceil(fees.minFee / inc) * inc,
     maxFee: fees.maxFee === null ? Number.POSITIVE_INFINITY : Math.floor(fees.maxFee / inc) * inc,
     flat: flat ?? 0,
