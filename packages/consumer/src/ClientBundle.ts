@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib"
 import * as esbuild from "esbuild"
 
 /** The most the minified and gzipped bundle of BROWSER_ENTRY may weigh, bytes. */
-export const BUDGET_GZIPPED_BYTES = 184 * 1024
+export const BUDGET_GZIPPED_BYTES = 188 * 1024
 
 /** A browser page quoting a fee with a publishable key: what a checkout page imports. */
 export const BROWSER_ENTRY = `import { Levy, RateLimitError } from "@levy/client"
