@@ -6,6 +6,8 @@
  * raise over HTTP (four eyes); list, revoke, fee-configs cancel, processors show and migrate
  * go through it too, with their exit codes. A directory others can write keeps the socket
  * closed, and the lock's message no longer sends anyone to an API that has no such operation.
+ * LEVY_DATA_DIR names the whole data directory, as `--data-dir` does (docs/storage.md): the
+ * server makes it (0700) and keeps its database, lock, key file and development account there.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,11 +16,13 @@ import { afterAll, describe, expect, it } from "vitest"
 import { unsafeDirectory } from "../src/cli/AdminSocket.js"
 import { levy, type Proc, request, waitFor } from "./levyProcess.js"
 
-const dataDir = mkdtempSync(join(tmpdir(), "levy-admin-"))
+const root = mkdtempSync(join(tmpdir(), "levy-admin-"))
+/** Not there yet: Levy makes it. */
+const dataDir = join(root, "levy")
 const running: Array<Proc> = []
 afterAll(() => {
   for (const p of running) if (p.child.exitCode === null) p.child.kill("SIGKILL")
-  rmSync(dataDir, { recursive: true, force: true })
+  rmSync(root, { recursive: true, force: true })
 })
 
 const start = (args: ReadonlyArray<string>, dir = dataDir) => {
@@ -48,6 +52,11 @@ describe("levy commands while levy serve runs", () => {
     expect(statSync(socket).mode & 0o777).toBe(0o600)
     expect(statSync(dataDir).mode & 0o777).toBe(0o700)
     expect(serve.stdout).toContain(`through ${socket} (owner only)`)
+    // Everything of the store in LEVY_DATA_DIR (it opened ./.levy whatever it said).
+    expect(existsSync(join(dataDir, "data", "PG_VERSION"))).toBe(true)
+    expect(existsSync(join(dataDir, "data", "levy.lock"))).toBe(true)
+    expect(existsSync(join(dataDir, "secret.key"))).toBe(true)
+    expect(serve.stdout).toContain(join(dataDir, "dev-account.json"))
     const owner = JSON.parse(readFileSync(join(dataDir, "dev-account.json"), "utf8")) as {
       accountId: string
       keys: { secretProd: string }
