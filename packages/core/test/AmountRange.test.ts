@@ -13,6 +13,7 @@ import * as Compliance from "../src/compliance/Compliance.js"
 import type { Clause, RuleStatus, Terms } from "../src/compliance/Rule.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
+import * as Rate from "../src/Rate.js"
 
 /** A 2 % credit-card surcharge on `amount` cents in Utah on `date`. */
 const utah = (amount: number, date: string, more: Partial<Compliance.ComplianceInput> = {}) =>
@@ -24,8 +25,8 @@ const utah = (amount: number, date: string, more: Partial<Compliance.ComplianceI
       amount,
       fee: Math.floor(amount / 50),
       flatPart: 0,
-      percentage: 20_000,
-      flatFee: Decimal.ZERO,
+      percentage: Rate.partsPerMillion(20_000),
+      flatFee: Rate.flatFromDecimal(Decimal.ZERO),
       date,
       ...more
     })
@@ -66,8 +67,8 @@ describe("Utah, 2013-05-14 to 2014-06-29: no credit-card surcharge on a transact
       Compliance.check(Ruleset.DEFAULT, {
         region: "US-UT",
         cardType: "credit",
-        percentage: 20_000,
-        flatFee: Decimal.ZERO,
+        percentage: Rate.partsPerMillion(20_000),
+        flatFee: Rate.flatFromDecimal(Decimal.ZERO),
         date: "2013-06-01",
         allowUncertain: true
       })
@@ -89,8 +90,8 @@ describe("Utah, 2013-05-14 to 2014-06-29: no credit-card surcharge on a transact
       amount: TEN_THOUSAND_DOLLARS + 1,
       fee: 20_000,
       flatPart: 0,
-      percentage: 20_000,
-      flatFee: Decimal.ZERO,
+      percentage: Rate.partsPerMillion(20_000),
+      flatFee: Rate.flatFromDecimal(Decimal.ZERO),
       date: "2013-06-01",
       allowUncertain: true
     }

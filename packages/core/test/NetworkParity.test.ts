@@ -13,6 +13,7 @@ import * as Compliance from "../src/compliance/Compliance.js"
 import * as ResearchRules from "../src/compliance/ResearchRules.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
+import * as Rate from "../src/Rate.js"
 import { on100, pct, today } from "./lawCases.js"
 
 const amex = { cardNetwork: "amex" }
@@ -122,8 +123,8 @@ describe("parity judges the other network's card under the place's law for its o
           amount: 10_000,
           fee,
           flatPart: 0,
-          percentage: 0,
-          flatFee: Decimal.ZERO
+          percentage: Rate.partsPerMillion(0),
+          flatFee: Rate.flatFromDecimal(Decimal.ZERO)
         })
       )
     expect(check("visa", 101).reasonCode).toBe("percentage_over_limit")
@@ -151,7 +152,12 @@ describe("network parity (property)", () => {
           cardholder: fc.constantFrom("consumer" as const, "business" as const),
           channel: fc.constantFrom("online" as const, "in_person" as const),
           allowUncertain: fc.boolean(),
-          costOfAcceptance: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }),
+          costOfAcceptance: fc.option(
+            fc.integer({ min: 0, max: 60_000 }).map(Rate.partsPerMillion),
+            {
+              nil: undefined
+            }
+          ),
           amount: fc.integer({ min: 50, max: 3_000_000 }),
           percentage: fc.integer({ min: 0, max: 80_000 })
         }),
@@ -165,8 +171,8 @@ describe("network parity (property)", () => {
                 amount,
                 fee,
                 flatPart: 0,
-                percentage,
-                flatFee: Decimal.ZERO
+                percentage: Rate.partsPerMillion(percentage),
+                flatFee: Rate.flatFromDecimal(Decimal.ZERO)
               })
             ).fee
           const amexFee = on("amex")
