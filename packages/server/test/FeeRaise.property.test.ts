@@ -187,9 +187,11 @@ const drawn = fc.array(context, { maxLength: 4 })
 describe("FeeRaise.decide equals brute force over every amount", () => {
   it("on random changes (test ruleset)", async () => {
     const tally = await agrees(testRules, change, drawn, 40)
-    // Both answers were drawn and checked; none was left undecided.
+    // Raises were drawn and checked, none was left undecided. Changes of several random fields
+    // are raises about 19 times in 20 (a run of 40 had no "none" about one time in eight), so
+    // the "none" answers are drawn by the one-field and lowering properties below, which
+    // require both kinds.
     expect(tally.raise).toBeGreaterThan(0)
-    expect(tally.none).toBeGreaterThan(0)
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
 
