@@ -7,7 +7,7 @@ import * as IdempotencyEdge from "../src/http/IdempotencyEdge.js"
 
 const tenant = Tenant.make("acct_1", false)
 const store = Storage.layerMemory.pipe(Layer.provideMerge(Ids.layer))
-const post = () => ({ method: "POST", url: "/v1/charges", text: '{"amount":100}' })
+const post = () => ({ method: "POST", url: "/v1/charges", params: { decoded: { amount: 100 } } })
 
 describe("IdempotencyEdge", () => {
   it.scoped("a request past the deadline is a 503 and its key is free again", () =>

@@ -300,6 +300,22 @@ export const make = Effect.gen(function* () {
     return NulText.checkBody(body.text)
   }
 
+  /** A keyed request's parameters for its fingerprint: decoded when they decode, else the text. */
+  const paramsOf = (
+    request: EdgeRequest,
+    matches: ReturnType<typeof table.at>,
+    hasBody: boolean
+  ) => {
+    const match = table.find(matches, request.method)
+    const payload =
+      match === undefined || (hasBody && bodyProblem(request) !== undefined)
+        ? undefined
+        : payloadOf(match.endpoint, request)
+    return payload !== undefined && Either.isRight(payload)
+      ? { decoded: payload.right }
+      : { text: request.body._tag === "Text" ? request.body.text : "" }
+  }
+
   /** A request past its rate limit, to an API route (or none). */
   const api = (
     request: EdgeRequest,
@@ -372,7 +388,7 @@ export const make = Effect.gen(function* () {
                 {
                   method: request.method,
                   url: request.url,
-                  text: request.body._tag === "Text" ? request.body.text : ""
+                  params: paramsOf(request, matches, hasBody)
                 },
                 answered(dispatched)
               )

@@ -7,11 +7,11 @@
  * response with the write, and said so (`Written`); otherwise a 2xx is stored now, and any
  * failure forgets the claim, so a retry runs again (nothing was written for it).
  */
-import { createHash } from "node:crypto"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
 import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
 import { Duration, Effect, Option } from "effect"
+import * as Fingerprint from "../idempotency/Fingerprint.js"
 import * as RequestClaim from "../idempotency/RequestClaim.js"
 import * as Written from "../idempotency/Written.js"
 
@@ -39,11 +39,15 @@ const unavailable = (error: StorageError) =>
     )
   )
 
-/** What of a request the claim is taken over: method, target and the exact body text. */
+/**
+ * What of a request the claim is taken over: its operation (method and target) and its
+ * parameters as the endpoint decoded them (`params`); a body that does not decode keeps its
+ * text (`text`: it is refused with a 400, never stored, so only a retry in flight compares it).
+ */
 export interface Claimed {
   readonly method: string
   readonly url: string
-  readonly text: string
+  readonly params: { readonly decoded: unknown } | { readonly text: string }
 }
 
 /** The key of a POST, validated; none for other methods or when absent. */
@@ -64,9 +68,9 @@ export const keyOf = (request: {
   return Effect.succeed(Option.some(key))
 }
 
-/** What makes two requests "the same": method, path and the exact body. */
+/** What makes two requests "the same": the operation and its parameters (Fingerprint.ts). */
 const fingerprintOf = (request: Claimed) =>
-  createHash("sha256").update(`${request.method} ${request.url}\n${request.text}`).digest("hex")
+  Fingerprint.fingerprint(`${request.method} ${request.url}`, request.params)
 
 const bodyOf = (response: HttpServerResponse.HttpServerResponse): Json | undefined => {
   if (response.body._tag !== "Uint8Array") return undefined

@@ -8,7 +8,6 @@
  * otherwise a success is stored now and a failure forgets the claim, so a retry runs again.
  * The same steps as the HTTP edge's (http/IdempotencyEdge.ts), over the same records and keys.
  */
-import { createHash } from "node:crypto"
 import {
   type IdempotencyKeyInUse,
   type IdempotencyKeyReused,
@@ -20,6 +19,7 @@ import {
 import { Cause, Data, type Duration, Effect, Exit, Option } from "effect"
 import { DEADLINE } from "../http/IdempotencyEdge.js"
 import type { Claim } from "./Claim.js"
+import * as Fingerprint from "./Fingerprint.js"
 import * as Written from "./Written.js"
 
 /** The write ran past the deadline: stopped, its claim forgotten; a retry with the key resumes. */
@@ -40,25 +40,8 @@ export interface Keeping<A, E> {
   readonly isStored: (error: E) => boolean
 }
 
-/**
- * A request's fingerprint: the operation (`POST /v1/charges`) and its input, with object keys
- * sorted, so the same input built in another order is the same request.
- */
-export const fingerprint = (operation: string, input: unknown): string =>
-  createHash("sha256")
-    .update(`${operation}\n${canonical(input)}`)
-    .digest("hex")
-
-const canonical = (value: unknown): string =>
-  Array.isArray(value)
-    ? `[${value.map(canonical).join(",")}]`
-    : value !== null && typeof value === "object"
-      ? `{${Object.keys(value)
-          .sort()
-          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-          .join(",")}}`
-      : JSON.stringify(value)
+/** A request's fingerprint: its operation and input (Fingerprint.ts). */
+export const fingerprint = Fingerprint.fingerprint
 
 /** What the write did with the claim: its own word on a success, else whether it stored a failure. */
 const recordingOf = <A, E>(

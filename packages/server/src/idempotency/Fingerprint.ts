@@ -1,0 +1,24 @@
+/**
+ * What makes two requests under one Idempotency-Key "the same" (docs/design.md §7), as Stripe
+ * compares them: the operation (`POST /v1/charges`) and its parameters as decoded, not the bytes
+ * that carried them. Object keys are sorted and absent fields dropped, so a body with other
+ * spacing, its fields in another order, or sent as a form instead of JSON is the same request.
+ */
+import { createHash } from "node:crypto"
+
+/** The fingerprint of `input` sent to `operation`. */
+export const fingerprint = (operation: string, input: unknown): string =>
+  createHash("sha256")
+    .update(`${operation}\n${canonical(input)}`)
+    .digest("hex")
+
+const canonical = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(canonical).join(",")}]`
+    : value !== null && typeof value === "object"
+      ? `{${Object.keys(value)
+          .sort()
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+          .join(",")}}`
+      : JSON.stringify(value)
