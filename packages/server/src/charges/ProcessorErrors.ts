@@ -54,17 +54,3 @@ export const unavailable = (error: ProcessorUnavailable, pending?: string) =>
       )
     )
   )
-
-/** Any failure of `describe` as the API's error. */
-export const ofDescribe = (
-  error: SourceInvalid | ProcessorRefused | ProcessorUnavailable
-): Effect.Effect<never, ApiError.InvalidRequestError | ApiError.ServiceUnavailableError> => {
-  switch (error._tag) {
-    case "SourceInvalid":
-      return Effect.fail(sourceInvalid(error))
-    case "ProcessorRefused":
-      return Effect.fail(refused(error))
-    case "ProcessorUnavailable":
-      return unavailable(error)
-  }
-}

@@ -137,13 +137,6 @@ export const regionOf = (
     : Either.right(region)
 }
 
-/** `regionOf`, refused as the API's error. */
-export const regionFor = (
-  config: StoredConfig,
-  requested: string | undefined
-): Either.Either<string | null, ApiError.InvalidRequestError> =>
-  asApiError(regionOf(config, requested))
-
 /** An engine refusal as the API's error, a success passed as it is (estimates' hot path). */
 const asApiError = <A>(
   result: Either.Either<A, FeeError>
@@ -178,21 +171,6 @@ export const pinnedRuleset = (rules: Rules, config: StoredConfig) => {
   const ruleset = rulesetOf(rules, config)
   return ruleset === undefined ? Effect.die(unknownPin(config)) : Effect.succeed(ruleset)
 }
-
-/** A pin to set must name a released version: else a 400 naming `rulesetVersion`. */
-export const checkPin = (
-  config: StoredConfig
-): Either.Either<void, ApiError.InvalidRequestError> =>
-  config.rulesetVersion === RulesetVersions.LATEST ||
-  RulesetVersions.find(config.rulesetVersion) !== undefined
-    ? Either.void
-    : Either.left(
-        new ApiError.InvalidRequestError({
-          code: "parameter_invalid",
-          param: "rulesetVersion",
-          message: `Invalid rulesetVersion: ${RulesetVersions.unknownMessage(config.rulesetVersion)} See GET /v1/rulesets.`
-        })
-      )
 
 /** `costOfAcceptance` in percent, as the wire has it → the engine's rate. */
 export const costOfAcceptanceOf = (
