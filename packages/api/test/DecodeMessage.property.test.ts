@@ -1,5 +1,5 @@
 /**
- * Error messages a person reads (issue 28, item 5): for any input to any request schema of the
+ * Error messages a person reads: for any input to any request schema of the
  * API (body, query, path, headers), the 400 a failed decode becomes is bounded, names the
  * field, and shows none of the schema's internals — no "Expected {", no "readonly", no
  * identifier, no annotation's description — and no long echo of the input.

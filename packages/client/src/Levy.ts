@@ -1,5 +1,5 @@
 /**
- * The Promise facade (issue 6) for code that does not use Effect:
+ * The Promise facade for code that does not use Effect:
  *
  *     const levy = new Levy("sk_dev_service_…", { baseUrl: "http://127.0.0.1:4000" })
  *     const charge = await levy.charges.create({ amount: 10000, currency: "usd", source: "tok_visa" })

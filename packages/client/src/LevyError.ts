@@ -1,5 +1,5 @@
 /**
- * The errors of the Promise facade (specification "Errors", issue 6): one class per kind of
+ * The errors of the Promise facade (specification "Errors"): one class per kind of
  * failure, all extending `LevyError`, so `catch (e) { if (e instanceof CardError) … }` works
  * without Effect. Server errors carry the response's `statusCode` and `request-id`.
  */

@@ -1,4 +1,4 @@
-/** The client's settings (issue 6) and their defaults. */
+/** The client's settings and their defaults. */
 import { Headers } from "@levy/api"
 
 export interface Options {

@@ -1,5 +1,5 @@
 /**
- * When and how long to wait before retrying (issue 6): network failures, 409 (the same
+ * When and how long to wait before retrying: network failures, 409 (the same
  * Idempotency-Key still in flight), 429 and 5xx are retried with exponential backoff; a
  * `Retry-After` header, when sent, sets the wait instead.
  */

@@ -72,7 +72,7 @@ describe("errors from the real server", () => {
     expect(e.requestId).toMatch(REQUEST_ID)
   })
 
-  it("400 unknown_region: an estimate is refused as the charge is (issue 28)", async () => {
+  it("400 unknown_region: an estimate is refused as the charge is", async () => {
     const body = { amount: 5000, currency: "usd", region: "US-ZZ" }
     const charge = await rejection(levy.charges.create(body))
     const estimate = await rejection(levy.estimates.create(body))

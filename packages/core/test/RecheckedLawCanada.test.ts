@@ -1,5 +1,5 @@
 /**
- * Canada as re-checked in 2026-11 (issue 14): the networks' rules as network records of their
+ * Canada as re-checked in 2026-11: the networks' rules as network records of their
  * own (Visa and Mastercard from the 2022 settlement, Interac), Quebec's ban, and places whose
  * law does not forbid a fee. The source each expectation rests on is quoted beside it.
  */

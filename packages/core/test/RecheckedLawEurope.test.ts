@@ -1,5 +1,5 @@
 /**
- * The national law of DE, FR, NL, IE, ES, IT, DK and NO as re-checked in 2026-11 (issue 14):
+ * The national law of DE, FR, NL, IE, ES, IT, DK and NO as re-checked in 2026-11:
  * PSD2 Art. 62 as each transposed it, and the national rules beyond it. The source each
  * expectation rests on is quoted beside it; the research record carries its URL.
  */

@@ -1,6 +1,6 @@
 /**
  * The US federal record and the US card-network rules, and the EU/EEA records of group C, as
- * re-checked in 2026-11 (issue 14). The source each expectation rests on is quoted beside it;
+ * re-checked in 2026-11. The source each expectation rests on is quoted beside it;
  * the research record carries its URL.
  */
 import { describe, expect, it } from "@effect/vitest"

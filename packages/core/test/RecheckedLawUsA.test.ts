@@ -1,5 +1,5 @@
 /**
- * The law of nineteen US jurisdictions (AK to MT) as re-checked in 2026-11 (issue 14, group
+ * The law of nineteen US jurisdictions (AK to MT) as re-checked in 2026-11 (group
  * lawa): each research record that replaced a dataset record, against cited cases. The source
  * each expectation rests on is quoted beside it; the record's own `sources` carry the URLs.
  */

@@ -1,5 +1,5 @@
 /**
- * The law as re-checked in 2026-11 (issue 14) for US-NC to US-WY and Puerto Rico: each
+ * The law as re-checked in 2026-11 for US-NC to US-WY and Puerto Rico: each
  * research record that replaced a dataset record, against cited cases. The passage each
  * expectation rests on is quoted beside it; the record's own `sources` carry the URLs.
  */

@@ -1,6 +1,6 @@
 /**
  * AU, NZ, the Canadian provinces and territories, twelve EEA states and four US territories as
- * re-checked in 2026-11 (issue 14, group A). The source each expectation rests on is quoted
+ * re-checked in 2026-11 (group A). The source each expectation rests on is quoted
  * beside it; the research record carries its URL.
  */
 import { describe, expect, it } from "@effect/vitest"

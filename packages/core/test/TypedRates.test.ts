@@ -1,7 +1,7 @@
 /**
  * The engine takes rates only as `Rate` values (docs/embedding.md "Rates"): a JavaScript
  * caller's bare number or text is refused with an error naming the value and the call that
- * says what was meant, never read in another unit (issue 28: `percentage: 2.9` was 2.9 parts
+ * says what was meant, never read in another unit (`percentage: 2.9` was 2.9 parts
  * per million and answered compliant; `flatFee: "0.30"` said "flatFee .undefined").
  */
 import { describe, expect, it } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * Levy in-process on PostgreSQL (issue 18: in-process charges ≥ 0.8 of the storage layer's own
+ * Levy in-process on PostgreSQL (in-process charges ≥ 0.8 of the storage layer's own
  * rate): `LevyService.charges.create` with a fresh idempotency key each, 32 concurrent callers,
  * against the storage layer alone in the same process, on the same throwaway database, in
  * rounds that alternate so drifts in the machine's load hit every series alike:

@@ -15,7 +15,7 @@
  * `LEVY_BENCH_WEBHOOK_PROFILE=<dir>` writes a CPU profile of the dispatcher's process during
  * the throughput phase (the receiver is another process) to `<dir>/webhooks.cpuprofile`.
  *
- * Writes bench-results/webhooks.json. Targets (issue 18): ≥ 3,000 deliveries/s, p99 < 250 ms.
+ * Writes bench-results/webhooks.json. Targets: ≥ 3,000 deliveries/s, p99 < 250 ms.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"

@@ -1,5 +1,5 @@
 /**
- * The card a charge is judged on comes from the processor, not the request (issue 13): a
+ * The card a charge is judged on comes from the processor, not the request: a
  * processor that reports a commercial card makes the payer a business cardholder, one that
  * reports a consumer card refuses a request claiming otherwise, and the issuing country it
  * reports decides domestic or foreign. GB's reg. 6A bans fees on every card but commercial

@@ -133,7 +133,7 @@ describe("GET /dashboard", () => {
       })
       const message = (reply.body as { error: { message: string } }).error.message
       expect(message).toContain("The dashboard was not built")
-      // Issue 16 item 12: the message showed the server's absolute path to anyone.
+      // The message showed the server's absolute path to anyone.
       expect(message).not.toContain("/nonexistent")
       expect(message).not.toContain("index.html")
     }

@@ -1,5 +1,5 @@
 /**
- * Every package declares only what its own code imports (issue 16 item 15): an unused
+ * Every package declares only what its own code imports: an unused
  * dependency is attack surface and install weight for nothing, and a library's peers are
  * its consumers' to provide, not its own dependencies.
  */

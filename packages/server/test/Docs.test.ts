@@ -156,7 +156,7 @@ describe("GET /docs", () => {
 
 describe("GET /docs security headers", () => {
   it("has a Content-Security-Policy that runs only the page's own scripts (it shares the dashboard's origin)", async () => {
-    // Issue 16 item 12: /docs was served without one, on the origin holding the signed-in key.
+    // A review found /docs served without one, on the origin holding the signed-in key.
     const reply = await call(server.url, "GET", "/docs", { key: null })
     const csp = reply.headers.get("content-security-policy") ?? ""
     expect(csp).toContain("default-src 'none'")

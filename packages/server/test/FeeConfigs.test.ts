@@ -278,7 +278,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
     })
 
     it("gross_up, rounding up and allowUncertain raise the fee: held for a second key", async () => {
-      // Issue 16 item 1: each applied at once with one live key while only the rate and the
+      // Each applied at once with one live key while only the rate and the
       // fee limits were compared.
       for (const change of [{ model: "gross_up" }, { rounding: "up" }, { allowUncertain: true }]) {
         const held = await update(change, LIVE_SECRET)
@@ -310,7 +310,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
     })
 
     it("an approval names its change: a change swapped in after the approver looked is not applied", async () => {
-      // Issue 16 item 2. The approver reads a modest pending change; its requester cancels it
+      // The approver reads a modest pending change; its requester cancels it
       // and asks for a large one before the approval lands. Approving "whatever is pending"
       // applied the large one; and the requester approving its own swap passed the check made
       // on the change read before.

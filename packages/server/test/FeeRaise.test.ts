@@ -35,7 +35,7 @@ const charged = (config: Partial<Config.StoredConfig>, amount: number, region?: 
   return quote.convenienceFee
 }
 
-describe("raisesFee: the attacks of issue 16 item 1 are raises", () => {
+describe("raisesFee: the attacks of the first security review are raises", () => {
   it("gross_up at the same rate charges more, and is a raise", () => {
     expect(charged({ model: "gross_up" }, 10000)).toBeGreaterThan(charged({}, 10000))
     expect(raises({}, { model: "gross_up" })).toBe(true)

@@ -1,5 +1,5 @@
 /**
- * Form-encoded bodies, as Stripe's API takes them (issue 28, item 9): `curl -d amount=1000 -d
+ * Form-encoded bodies, as Stripe's API takes them: `curl -d amount=1000 -d
  * currency=usd` was a 400 `content_type_invalid`. Every POST that takes a JSON body takes
  * `application/x-www-form-urlencoded` too, bracket notation for objects and lists, each value
  * turned into the type the endpoint's schema takes there and then validated as JSON is; a

@@ -1,5 +1,5 @@
 /**
- * Idempotency records belong to secret keys (docs/design.md §7, issue 16 item 3): a publishable
+ * Idempotency records belong to secret keys (docs/design.md §7): a publishable
  * key that sends a secret-key request's Idempotency-Key and body is refused before the stored
  * response is looked at, and its own keyed requests take nothing from the merchant's key space.
  */

@@ -137,7 +137,7 @@ describe("Accounts.rollKey", () => {
 describe("Accounts.listKeys and revokeKey (levy keys list|revoke)", () => {
   it.effect("a named key can be revoked: it is refused from its next request", () =>
     Effect.gen(function* () {
-      // Issue 16 item 7: keys made by `levy keys create` could never be revoked.
+      // Keys made by `levy keys create` could never be revoked.
       const created = yield* Accounts.create("Revoking")
       const named = yield* Accounts.createSecretKey(created.accountId, "live", "approver")
       const resolver = yield* KeyResolver

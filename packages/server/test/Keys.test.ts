@@ -1,5 +1,5 @@
 /**
- * `/v1/keys` over real HTTP with the storage-backed key resolver (issue 16 item 7: keys could
+ * `/v1/keys` over real HTTP with the storage-backed key resolver (keys could
  * never be revoked): the account's keys in the caller's mode, never a key itself; a revoked key
  * is refused from its next request; no key of another mode or account can be revoked, and a
  * key cannot revoke itself; publishable keys may do neither.

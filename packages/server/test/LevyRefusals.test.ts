@@ -1,5 +1,5 @@
 /**
- * A refusal Levy makes itself says so (issue 28, item 6): a test key saved for live mode, or
+ * A refusal Levy makes itself says so: a test key saved for live mode, or
  * `surcharge: true` for Stripe, answered "Stripe refused these credentials" though Stripe was
  * never asked. Levy's own refusals say "Levy refused", why and what to send, naming the field;
  * "Stripe refused" is kept for what Stripe's API refused.

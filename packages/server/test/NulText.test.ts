@@ -1,6 +1,6 @@
 /**
  * Text holding NUL (U+0000), which PostgreSQL refuses to store, is the caller's 400 naming the
- * field, and nothing is written (issue 16 item 14: it was a 503 and an error log).
+ * field, and nothing is written (it was a 503 and an error log).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as NulText from "../src/http/NulText.js"

@@ -1,5 +1,5 @@
 /**
- * End to end (issue 13, docs/processors.md "Processor webhooks"): a charge made through the
+ * End to end (docs/processors.md "Processor webhooks"): a charge made through the
  * Stripe adapter against the local Stripe fake; the cardholder's bank disputes it at "Stripe",
  * whose signed `charge.dispute.created` reaches Levy's webhook URL; Levy opens a dispute, its
  * `dispute.created` webhook reaches the merchant's endpoint signed with the endpoint's secret,

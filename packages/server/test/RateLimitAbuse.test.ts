@@ -1,5 +1,5 @@
 /**
- * Rate limits under abuse (docs/design.md §9, issue 16 items 8 and 13, and the Redis outage
+ * Rate limits under abuse (docs/design.md §9, and the Redis outage
  * choice): made-up keys cost no key lookup once their address is over its limit; a public
  * (publishable) key's budget is per client address, so one client cannot stop a merchant's
  * checkout for everyone; a forwarded address counts only from a configured proxy; and an

@@ -84,7 +84,7 @@ describe("RateLimitMemory", () => {
     "forgets clients whose window has passed: memory does not grow with every address",
     () =>
       Effect.gen(function* () {
-        // Issue 16 item 9: a counter per address, kept forever.
+        // A counter per address, kept forever.
         let now = 0
         const counters = new Map<string, RateLimitMemory.Counter>()
         const fast = yield* RateLimitMemory.make(() => now, counters)

@@ -1,5 +1,5 @@
 /**
- * A percentage means the same in-process as over HTTP (issue 28, item 4): the engine's
+ * A percentage means the same in-process as over HTTP: the engine's
  * `Rate.percent(p)` gives the verdict `POST /v1/regions/check-compliance` gives for the JSON
  * number p, and the fee `POST /v1/estimates` gives under a configuration of p. Before rates were
  * typed, the engine read a bare 2.9 as parts per million, so the two disagreed silently.

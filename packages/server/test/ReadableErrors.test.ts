@@ -1,5 +1,5 @@
 /**
- * Decode errors over HTTP as a person reads them (issue 28, item 5): what was wrong, what is
+ * Decode errors over HTTP as a person reads them: what was wrong, what is
  * allowed, no schema internals and no echo of long input. The wording is made in one place
  * (@levy/api DecodeMessage.ts; its property test covers every request schema); these are the
  * issue's own examples, sent as an integrator sends them.

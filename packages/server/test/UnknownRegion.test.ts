@@ -1,6 +1,5 @@
 /**
- * An estimate quotes what a charge collects, so an unknown region is refused alike (issue 28,
- * item 1): `POST /v1/estimates` with `region: "US-ZZ"` answered 200 (`compliant: false`, fee
+ * An estimate quotes what a charge collects, so an unknown region is refused alike: `POST /v1/estimates` with `region: "US-ZZ"` answered 200 (`compliant: false`, fee
  * 0) where the same body on `POST /v1/charges` is a 400 `unknown_region`. Over HTTP, the
  * compliance check and in-process (`LevyService`) too.
  */

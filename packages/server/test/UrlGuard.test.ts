@@ -100,7 +100,7 @@ describe("UrlGuard.check", () => {
   })
 
   it("special-purpose, reserved, multicast, broadcast, NAT64 and 6to4 addresses are refused", async () => {
-    // Issue 16 item 10: each of these passed the guard.
+    // Each of these passed the guard.
     for (const url of [
       "https://[64:ff9b::a00:1]/x", // NAT64 of 10.0.0.1
       "https://[64:ff9b::7f00:1]/x", // NAT64 of 127.0.0.1
@@ -208,7 +208,7 @@ describe("UrlGuard.check", () => {
   })
 
   it("test mode on a server not run for development refuses loopback (no probing its own ports)", async () => {
-    // Issue 16 item 5: a test key made the server POST to its own loopback and read back
+    // A test key made the server POST to its own loopback and read back
     // status, error and timing.
     for (const url of [
       "http://localhost:5432/hook",

@@ -96,7 +96,7 @@ for (const kind of stores) {
     })
 
     it("a retried create or roll replays its secret, which the idempotency record keeps sealed", async () => {
-      // Issue 16 item 4: the stored response held the signing secret in plain text for 24 h.
+      // The stored response held the signing secret in plain text for 24 h.
       const keyed = (path: string, key: string, body?: unknown) =>
         call(server.url, "POST", path, {
           headers: { "idempotency-key": `${kind.name}-${key}` },

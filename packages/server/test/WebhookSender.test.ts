@@ -1,5 +1,5 @@
 /**
- * What a failed delivery records (issue 16 item 5): the failure in words, never the system's
+ * What a failed delivery records: the failure in words, never the system's
  * message with the address and port it tried, which an endpoint's owner reads back.
  */
 import {

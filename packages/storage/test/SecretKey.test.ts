@@ -1,5 +1,5 @@
 /**
- * The key that seals webhook secrets (issue 16 item 11): a process whose key differs from the
+ * The key that seals webhook secrets: a process whose key differs from the
  * one that sealed the secrets already in a PostgreSQL database refuses to start, saying what
  * to do (it used to start and fail every delivery); and the key file is created atomically,
  * so processes starting at once on one host share one key.

@@ -1,5 +1,5 @@
 /**
- * The dashboard (issue 8), public and static: `GET /dashboard` answers the page built by
+ * The dashboard, public and static: `GET /dashboard` answers the page built by
  * packages/dashboard (index.html, never cached: it names the current bundle) and
  * `GET /dashboard/assets/<name>` its hashed JS and CSS (cached for a year, immutable: a new
  * build has new names). The page talks to /v1 with the signed-in key, so these routes need no
