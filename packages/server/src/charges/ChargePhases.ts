@@ -33,7 +33,7 @@ import * as TestCrash from "./TestCrash.js"
 
 /**
  * How long a pending charge or refund is left to the request working on it before the recovery
- * sweeper may take it: well beyond the longest a request runs (IdempotencyEdge.DEADLINE, 20 s),
+ * sweeper may take it: well beyond the longest a request runs (idempotency/Deadline.ts, 20 s),
  * so the sweeper never races a live request.
  */
 export const LEASE_MS = 60_000

@@ -10,17 +10,14 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
 import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
-import { Duration, Effect, Option } from "effect"
+import { type Duration, Effect, Option } from "effect"
+import * as Deadline from "../idempotency/Deadline.js"
 import * as Fingerprint from "../idempotency/Fingerprint.js"
 import * as RequestClaim from "../idempotency/RequestClaim.js"
 import * as Written from "../idempotency/Written.js"
 
-/**
- * The longest a request holding a key may run before it is cut off with a 503 and its claim
- * released. It stays well inside `CLAIM_LEASE_MS`, so a claim still in progress after the
- * lease belongs to a process that died, never to a request still running.
- */
-export const DEADLINE = Duration.seconds(20)
+/** The longest a request holding a key may run (Deadline.ts). */
+export const DEADLINE = Deadline.DEADLINE
 
 /** The header, as the server sees it. */
 export const HEADER = "idempotency-key"

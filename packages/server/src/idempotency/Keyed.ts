@@ -17,8 +17,8 @@ import {
   type Tenant
 } from "@levy/storage"
 import { Cause, Data, type Duration, Effect, Exit, Option } from "effect"
-import { DEADLINE } from "../http/IdempotencyEdge.js"
 import type { Claim } from "./Claim.js"
+import { DEADLINE } from "./Deadline.js"
 import * as Fingerprint from "./Fingerprint.js"
 import * as Written from "./Written.js"
 
