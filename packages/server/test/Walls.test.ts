@@ -13,8 +13,11 @@
  * imports, type-only ones included: a type names its module as surely as a value does.
  */
 import { readdirSync, readFileSync } from "node:fs"
-import { dirname, join, relative, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import * as Graph from "./ImportGraph.js"
+
+const { relativeImports } = Graph
 
 const SRC = resolve(import.meta.dirname, "../src")
 
@@ -35,15 +38,9 @@ const allowed = (path: string): boolean =>
     entry.endsWith("/") ? path.startsWith(entry) : path === entry
   )
 
-/** The relative modules a source text imports or re-exports (static and dynamic). */
-const relativeImports = (text: string): ReadonlyArray<string> =>
-  [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)].map(
-    (match) => match[1] as string
-  )
-
 /** The src/-relative path of the module `specifier` names from the file `from` (src/-relative). */
 const resolveImport = (from: string, specifier: string): string =>
-  relative(SRC, join(SRC, dirname(from), specifier)).replace(/\.js$/, ".ts")
+  Graph.resolveImport(SRC, from, specifier)
 
 /** Every file reached from `start` (src/-relative), each with the chain that reached it. */
 const reach = (start: ReadonlyArray<string>): Map<string, ReadonlyArray<string>> => {

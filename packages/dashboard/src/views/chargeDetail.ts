@@ -20,7 +20,7 @@ import {
 import { money, parseMinor, time } from "../format.js"
 import type { Session } from "../session.js"
 import { quoteFacts } from "./chargeQuote.js"
-import { statusBadge } from "./charges.js"
+import { statusBadge } from "./chargeStatus.js"
 
 /**
  * The amounts. A failed charge collected nothing: its fee and total are what was attempted,

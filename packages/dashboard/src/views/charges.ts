@@ -8,21 +8,12 @@ import { badge, button, field, guarded, h, mount, notice, nowrap, table } from "
 import { dayStart, money, time } from "../format.js"
 import type { Session } from "../session.js"
 import { chargeDetail } from "./chargeDetail.js"
+import { statusBadge } from "./chargeStatus.js"
 
 const PAGE_SIZE = 20
 const DAY = 86_400
 
 type Query = Omit<ListParams.ChargeListParams, "limit">
-
-export const statusBadge = (charge: Charge.Charge) =>
-  charge.refunded
-    ? badge("refunded", "neutral")
-    : charge.amountRefunded > 0
-      ? badge("partially refunded", "warn")
-      : badge(
-          charge.status,
-          charge.status === "succeeded" ? "ok" : charge.status === "failed" ? "bad" : "warn"
-        )
 
 const rows = (charges: ReadonlyArray<Charge.Charge>) =>
   charges.map((charge) => [

@@ -6,7 +6,7 @@
 import { type Event, EventRepository, Ids, type Json, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
 import type { Claim } from "../idempotency/Claim.js"
-import * as Idempotency from "../idempotency/HandlerIdempotency.js"
+import * as RequestClaim from "../idempotency/RequestClaim.js"
 
 const now = () => Math.floor(Date.now() / 1000)
 
@@ -17,9 +17,7 @@ export const make = (
   object: unknown,
   created: number = now()
 ): Effect.Effect<Event, never, Ids> =>
-  Effect.flatMap(Idempotency.currentClaim, (claim) =>
-    makeUnder(claim, tenant, type, object, created)
-  )
+  Effect.flatMap(RequestClaim.current, (claim) => makeUnder(claim, tenant, type, object, created))
 
 /** `make` for a workflow that holds its request's claim (none without a key). */
 const makeUnder = (
