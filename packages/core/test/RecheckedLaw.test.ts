@@ -4,6 +4,7 @@
  * record's own `sources` carry the URLs.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as Ruleset from "../src/compliance/Ruleset.js"
 import { on100, pct, today } from "./lawCases.js"
 
 describe("US bans confirmed in 2026-11: CT, ME, MA", () => {
@@ -64,6 +65,21 @@ describe("US-CA: Civ. Code § 1748.1, Italian Colors, then SB 478", () => {
     const visa = { cardNetwork: "visa", allowUncertain: true }
     expect(on100("US-CA", 300, today, visa).compliant).toBe(true)
     expect(on100("US-CA", 301, today, visa).reasonCode).toBe("network_cap_exceeded")
+  })
+
+  it("SB 478 rests on the Attorney General's own words (2024-05-08), and stays low: they do not say whether a card fee is 'required'", () => {
+    // oag.ca.gov press release, 2024-05-08: SB 478 "makes it illegal for businesses to advertise
+    // or list a price for a good or service that does not include all required fees or charges
+    // other than certain government taxes and shipping costs".
+    const rule = Ruleset.DEFAULT.rules.find(
+      (r) => r.code === "US-CA" && r.effectiveFrom === "2024-07-01"
+    )!
+    const ag = rule.citations?.find((c) =>
+      c.url.startsWith("https://oag.ca.gov/news/press-releases/")
+    )
+    expect(ag?.kind).toBe("regulator")
+    expect(ag?.quote).toContain("does not include all required fees or charges")
+    expect(rule.confidence).toBe("low")
   })
 })
 
