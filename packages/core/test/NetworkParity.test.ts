@@ -14,6 +14,7 @@ import * as ResearchRules from "../src/compliance/ResearchRules.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
 import * as Rate from "../src/Rate.js"
+import * as Rounding from "../src/Rounding.js"
 import { on100, pct, today } from "./lawCases.js"
 
 const amex = { cardNetwork: "amex" }
@@ -162,7 +163,7 @@ describe("network parity (property)", () => {
           percentage: fc.integer({ min: 0, max: 80_000 })
         }),
         ({ percentage, amount, ...ctx }) => {
-          const fee = Math.floor((amount * percentage) / 1_000_000)
+          const fee = Rounding.mulDivDown(amount, percentage, Rate.PPM)
           const on = (cardNetwork: string) =>
             Either.getOrThrow(
               Compliance.adjustToCompliant(R, {

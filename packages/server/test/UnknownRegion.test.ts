@@ -1,7 +1,8 @@
 /**
- * An estimate quotes what a charge collects, so an unknown region is refused alike: `POST /v1/estimates` with `region: "US-ZZ"` answered 200 (`compliant: false`, fee
- * 0) where the same body on `POST /v1/charges` is a 400 `unknown_region`. Over HTTP, the
- * compliance check and in-process (`LevyService`) too.
+ * An estimate quotes what a charge collects, so an unknown region is refused alike:
+ * `POST /v1/estimates` with `region: "US-ZZ"` answered 200 (`compliant: false`, fee 0) where
+ * the same body on `POST /v1/charges` is a 400 `unknown_region`. Over HTTP, the compliance
+ * check and in-process (`LevyService`) too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { withLevy } from "./InProcess.js"

@@ -192,6 +192,16 @@ const payloadOf = (
 }
 
 /**
+ * Payloads already decoded for a keyed request's fingerprint (`paramsOf`), so its handler reads
+ * the same value instead of decoding the body a second time.
+ */
+const decodedFor = new WeakMap<EdgeRequest, Either.Either<unknown, ApiError.LevyError>>()
+
+/** `payloadOf`, or the payload the fingerprint already decoded. */
+const payloadOnce = (endpoint: Contract.Endpoint, request: EdgeRequest) =>
+  decodedFor.get(request) ?? payloadOf(endpoint, request)
+
+/**
  * The edge over the server's context: needs a `KeyResolver`, a `RateLimiter`, the
  * `EdgeConfig`, the `KeylessRoutes`, every group's handlers (ApiHandlers.ts) and the
  * idempotency store.
@@ -269,7 +279,7 @@ export const make = Effect.gen(function* () {
       (key) => {
         const decoded = Either.all({
           path: decodeWith(endpoint.decodePath, () => params),
-          payload: payloadOf(endpoint, request),
+          payload: payloadOnce(endpoint, request),
           headers: decodeWith(endpoint.decodeHeaders, () => request.headers),
           urlParams: decodeWith(endpoint.decodeUrlParams, () => queryOf(request.url))
         })
@@ -311,6 +321,7 @@ export const make = Effect.gen(function* () {
       match === undefined || (hasBody && bodyProblem(request) !== undefined)
         ? undefined
         : payloadOf(match.endpoint, request)
+    if (payload !== undefined) decodedFor.set(request, payload)
     return payload !== undefined && Either.isRight(payload)
       ? { decoded: payload.right }
       : { text: request.body._tag === "Text" ? request.body.text : "" }

@@ -19,7 +19,6 @@ import {
 import { Cause, Data, type Duration, Effect, Exit, Option } from "effect"
 import type { Claim } from "./Claim.js"
 import { DEADLINE } from "./Deadline.js"
-import * as Fingerprint from "./Fingerprint.js"
 import * as Written from "./Written.js"
 
 /** The write ran past the deadline: stopped, its claim forgotten; a retry with the key resumes. */
@@ -39,9 +38,6 @@ export interface Keeping<A, E> {
   /** Whether a failure was stored with the write (replayed as it is, never run again). */
   readonly isStored: (error: E) => boolean
 }
-
-/** A request's fingerprint: its operation and input (Fingerprint.ts). */
-export const fingerprint = Fingerprint.fingerprint
 
 /** What the write did with the claim: its own word on a success, else whether it stored a failure. */
 const recordingOf = <A, E>(

@@ -69,6 +69,7 @@ import { retrieveFeeConfig } from "../feeConfigs/retrieveFeeConfig.js"
 import { type UpdateFeeConfigError, updateFeeConfig } from "../feeConfigs/updateFeeConfig.js"
 import { MAX_KEY_LENGTH } from "../http/IdempotencyEdge.js"
 import type { Claim } from "../idempotency/Claim.js"
+import * as Fingerprint from "../idempotency/Fingerprint.js"
 import * as Keyed from "../idempotency/Keyed.js"
 import type { Written } from "../idempotency/Written.js"
 import {
@@ -361,7 +362,7 @@ const keyed = <B, BI, E, R, ER, RR>(
     const ran = yield* Keyed.run(
       tenant,
       key.value,
-      Keyed.fingerprint(operation, request),
+      Fingerprint.fingerprint(operation, request),
       (claim) => write(Option.some(claim)),
       {
         response: (value) => ({
