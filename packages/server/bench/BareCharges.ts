@@ -21,8 +21,8 @@ import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { Estimate as EstimateWire } from "@levy/api"
 import { Estimate, FeeSchedule, Ruleset } from "@levy/core"
+import * as Simulator from "@levy/engine/processors/simulator/Simulator.js"
 import { Effect } from "effect"
-import * as Simulator from "../src/processors/simulator/Simulator.js"
 
 /** The part of `pg` used here (the package ships no types). */
 interface Client {

@@ -26,6 +26,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { createRequire } from "node:module"
 import { join } from "node:path"
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
 import {
   AccountRepository,
   ChargeRepository,
@@ -41,7 +42,6 @@ import {
 } from "@levy/storage"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { median, report } from "../../../scripts/benchmark.js"
-import * as LevyService from "../src/inprocess/LevyService.js"
 
 /** The fields every benched charge shares: 100.00 USD in US-NY with a 3 % + 0.30 fee. */
 const chargeFields = (status: "pending" | "succeeded") => ({

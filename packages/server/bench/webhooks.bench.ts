@@ -23,6 +23,10 @@ import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
+import * as Dispatcher from "@levy/engine/webhooks/Dispatcher.js"
+import { defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
+import { Wake } from "@levy/engine/webhooks/Wake.js"
 import {
   AccountRepository,
   EventRepository,
@@ -34,10 +38,6 @@ import {
 } from "@levy/storage"
 import { Effect, Exit, Fiber, Layer, ManagedRuntime, Scope } from "effect"
 import { report } from "../../../scripts/benchmark.js"
-import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
-import * as Dispatcher from "../src/webhooks/Dispatcher.js"
-import { defaults } from "../src/webhooks/DispatcherConfig.js"
-import { Wake } from "../src/webhooks/Wake.js"
 
 const RECEIVER = "LEVY_BENCH_WEBHOOK_RECEIVER"
 const BURST = Number(process.env.LEVY_BENCH_WEBHOOK_BURST ?? 20_000)

@@ -11,19 +11,19 @@
  * or strip it yourself (examples/mounted/src/fastify.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
+import * as Accounts from "@levy/engine/access/Accounts.js"
+import * as Store from "@levy/engine/Store.js"
+import type { DispatcherConfig } from "@levy/engine/webhooks/DispatcherConfig.js"
+import * as DispatcherLayer from "@levy/engine/webhooks/DispatcherLayer.js"
 import type { Ids, Storage } from "@levy/storage"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import * as ApiServices from "./ApiServices.js"
-import * as Accounts from "./access/Accounts.js"
-import * as Store from "./cli/Store.js"
 import * as Edge from "./http/Edge.js"
 import { defaults, EdgeConfig } from "./http/EdgeConfig.js"
 import * as NodeListener from "./http/NodeListener.js"
 import * as RateLimitStore from "./http/RateLimitStore.js"
 import * as WebHandler from "./http/WebHandler.js"
 import { ApiLive } from "./Server.js"
-import type { DispatcherConfig } from "./webhooks/DispatcherConfig.js"
-import * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
 
 export interface Options {
   /**

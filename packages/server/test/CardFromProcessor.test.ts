@@ -6,10 +6,10 @@
  * ones (SI 2017/752), which makes the difference visible.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { PaymentMethod, PaymentProcessor } from "@levy/engine/processors/PaymentProcessor.js"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
+import * as Simulator from "@levy/engine/processors/simulator/Simulator.js"
 import { Effect, Layer, Option } from "effect"
-import type { PaymentMethod, PaymentProcessor } from "../src/processors/PaymentProcessor.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
-import * as Simulator from "../src/processors/simulator/Simulator.js"
 import { call, type Running, start } from "./support.js"
 
 /** The simulator, describing every source as `method`. */

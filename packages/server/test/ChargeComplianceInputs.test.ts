@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ComplianceRules } from "@levy/core"
+import { createCharge } from "@levy/engine/charges/createCharge.js"
+import { updateFeeConfig } from "@levy/engine/feeConfigs/updateFeeConfig.js"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
 import { ChargeRepository, Tenant } from "@levy/storage"
 import { Effect, Layer } from "effect"
-import { createCharge } from "../src/charges/createCharge.js"
-import { updateFeeConfig } from "../src/feeConfigs/updateFeeConfig.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import { call, memoryStore, type Reply, STORES, startWithStore } from "./support.js"
 
 const TEST = Tenant.make("acct_1", false)

@@ -7,8 +7,8 @@
  * what is accepted reaches Stripe whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
 import { Cause, type Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
-import * as LevyService from "../src/inprocess/LevyService.js"
 import { stores } from "./chargeStores.js"
 import { type Processors, startProcessors } from "./ProcessorWebhooksSupport.js"
 import { call, LIVE_SECRET, type Running, SECRET, start } from "./support.js"

@@ -10,6 +10,8 @@
  * an open dispute blocks refunds; a separate charge whose fee fails unwinds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as ChargePhases from "@levy/engine/charges/ChargePhases.js"
+import * as Recovery from "@levy/engine/recovery/Recovery.js"
 import {
   ChargeRepository,
   EventRepository,
@@ -20,8 +22,6 @@ import {
   Tenant
 } from "@levy/storage"
 import { Duration, Effect, Logger } from "effect"
-import * as ChargePhases from "../src/charges/ChargePhases.js"
-import * as Recovery from "../src/charges/Recovery.js"
 import * as Scripted from "./ScriptedProcessor.js"
 import { call, type Reply, STORES, startWithStore } from "./support.js"
 

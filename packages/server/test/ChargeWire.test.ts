@@ -1,9 +1,9 @@
 /** The wire form of stored charges, including ones stored with less than today's fields. */
 import { describe, expect, it } from "@effect/vitest"
 import { Charge } from "@levy/api"
+import * as ChargeWire from "@levy/engine/charges/ChargeWire.js"
 import type { Charge as StoredCharge } from "@levy/storage"
 import { Schema } from "effect"
-import * as ChargeWire from "../src/charges/ChargeWire.js"
 import { seedCharge } from "./chargeStores.js"
 
 const stored = (fields: Partial<StoredCharge> = {}): StoredCharge => ({

@@ -8,8 +8,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { kinds } from "@levy/engine/access/Keys.js"
 import { afterAll, describe, expect, it } from "vitest"
-import { kinds } from "../src/access/Keys.js"
 import { levy, type Proc, request, waitFor } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-"))

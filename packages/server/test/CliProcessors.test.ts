@@ -10,12 +10,12 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { deleteProcessorConfig } from "@levy/engine/processorConfigs/deleteProcessorConfig.js"
+import * as Store from "@levy/engine/Store.js"
 import { EventRepository, type Ids, type Storage, Tenant, Testing } from "@levy/storage"
 import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Store from "../src/cli/Store.js"
 import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
-import { deleteProcessorConfig } from "../src/processorConfigs/deleteProcessorConfig.js"
 import { levy, type Proc } from "./levyProcess.js"
 
 const dataDir = mkdtempSync(join(tmpdir(), "levy-cli-processors-"))

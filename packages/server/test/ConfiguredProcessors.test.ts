@@ -4,16 +4,17 @@
  * adapters built once per saved configuration; notifications verified with the configured
  * processor's webhook secret only.
  */
+
+import * as ApiBaseUrls from "@levy/engine/processors/ApiBaseUrls.js"
+import { ProcessorApiBaseUrls } from "@levy/engine/processors/ApiBaseUrls.js"
+import * as ConfiguredProcessors from "@levy/engine/processors/ConfiguredProcessors.js"
+import type { PaymentProcessor } from "@levy/engine/processors/PaymentProcessor.js"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
 import { Ids, ProcessorConfigRepository, Storage, type Tenant } from "@levy/storage"
 import { ConfigProvider, Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeAdyen, startFakeAdyen } from "../src/fakes/FakeAdyen.js"
 import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
-import * as ApiBaseUrls from "../src/processors/ApiBaseUrls.js"
-import { ProcessorApiBaseUrls } from "../src/processors/ApiBaseUrls.js"
-import * as ConfiguredProcessors from "../src/processors/ConfiguredProcessors.js"
-import type { PaymentProcessor } from "../src/processors/PaymentProcessor.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 
 const WEBHOOK_SECRET = "whsec_configured_processors"
 const HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"

@@ -12,7 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Authorization } from "@levy/api"
 import { Schema } from "effect"
 import * as Contract from "../src/http/Contract.js"
-import { ServerApi } from "../src/ServerApi.js"
+import { ServerApi } from "../src/http/ServerApi.js"
 
 const table = Contract.router(Contract.endpointsOf(ServerApi))
 const methods = (path: string) => table.methods(table.at(path))

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ComplianceRules } from "@levy/core"
+import { updateFeeConfig } from "@levy/engine/feeConfigs/updateFeeConfig.js"
 import {
   AccountRepository,
   type FeeConfig,
@@ -16,7 +17,6 @@ import {
   Tenant
 } from "@levy/storage"
 import { Effect, Layer, Option } from "effect"
-import { updateFeeConfig } from "../src/feeConfigs/updateFeeConfig.js"
 import {
   call,
   KEYS,

@@ -1,13 +1,13 @@
 /**
  * No import cycles between the files of any package's src/ (or the examples'): a cycle makes
  * module initialisation order matter and hides which concept depends on which. Type-only
- * imports count (ImportGraph.ts). Folders still import each other both ways in the server
- * (http/ and idempotency/, charges/ and refunds/); the walls test checks the edge's direction.
+ * imports count (scripts/ImportGraph.ts). Nor between folders: a folder that imports another
+ * which imports it back is one concept split in two, or two tangled (docs/architecture.md).
  */
 import { existsSync, readdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { cyclesOf, graphOf } from "./ImportGraph.js"
+import { cyclesOf, folderGraphOf, graphOf } from "../../../scripts/ImportGraph.js"
 
 const ROOT = resolve(import.meta.dirname, "../../..")
 
@@ -22,6 +22,26 @@ describe("import cycles", () => {
     const graph = graphOf(join(ROOT, tree))
     expect(graph.size).toBeGreaterThan(0)
     expect(cyclesOf(graph)).toStrictEqual([])
+  })
+
+  it.each(trees)("%s has no folders importing each other in a circle", (tree) => {
+    expect(cyclesOf(folderGraphOf(graphOf(join(ROOT, tree))))).toStrictEqual([])
+  })
+
+  it("would find folders in a circle, and leaves out top-level files and nested folders", () => {
+    const files = new Map([
+      ["main.ts", ["cli/Args.ts"]],
+      ["Server.ts", ["http/Edge.ts"]],
+      ["cli/Args.ts", ["Server.ts"]],
+      ["http/Edge.ts", ["charges/Charge.ts"]],
+      ["charges/Charge.ts", ["refunds/Refund.ts", "processors/stripe/Stripe.ts"]],
+      ["refunds/Refund.ts", ["charges/Phases.ts"]],
+      ["charges/Phases.ts", []],
+      ["processors/stripe/Stripe.ts", ["processors/Port.ts"]],
+      ["processors/Port.ts", []]
+    ])
+    // main.ts imports cli/ and cli/ imports the top-level Server.ts: not a circle of folders.
+    expect(cyclesOf(folderGraphOf(files))).toStrictEqual([["charges", "refunds"]])
   })
 
   it("would find one, two files deep or through a type-only import", () => {

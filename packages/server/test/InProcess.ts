@@ -1,8 +1,8 @@
 /** Levy in-process (LevyService) on a fresh memory store, for tests that compare it with HTTP. */
 
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
 import type { Tenant } from "@levy/storage"
 import { Cause, type Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
-import * as LevyService from "../src/inprocess/LevyService.js"
 import { memoryStore } from "./support.js"
 
 /** What `test` gets: the service, a test-mode tenant of a new account, and the typed failure of a call. */

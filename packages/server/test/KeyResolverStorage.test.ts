@@ -1,11 +1,11 @@
 /** The storage-backed key resolver and account creation, on the memory store. */
 import { describe, expect, it } from "@effect/vitest"
+import * as Accounts from "@levy/engine/access/Accounts.js"
+import * as Keys from "@levy/engine/access/Keys.js"
 import { AccountRepository, hashKey, Ids, Storage } from "@levy/storage"
 import { Effect, Layer, Option } from "effect"
-import * as Accounts from "../src/access/Accounts.js"
 import { KeyResolver } from "../src/access/KeyResolver.js"
 import * as KeyResolverStorage from "../src/access/KeyResolverStorage.js"
-import * as Keys from "../src/access/Keys.js"
 
 const store = Layer.provideMerge(Storage.layerMemory, Ids.layer)
 const env = Layer.provideMerge(KeyResolverStorage.layer({ touchEvery: 0 }), store)

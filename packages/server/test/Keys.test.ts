@@ -6,9 +6,9 @@
  */
 import { existsSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Accounts from "@levy/engine/access/Accounts.js"
 import { Layer, ManagedRuntime } from "effect"
 import { chromium } from "playwright-core"
-import * as Accounts from "../src/access/Accounts.js"
 import * as KeyResolverStorage from "../src/access/KeyResolverStorage.js"
 import { call, memoryStore, type Running, start } from "./support.js"
 

@@ -4,10 +4,11 @@
  * never asked. Levy's own refusals say "Levy refused", why and what to send, naming the field;
  * "Stripe refused" is kept for what Stripe's API refused.
  */
+
+import { ProcessorRefused } from "@levy/engine/processors/PaymentProcessor.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as ProcessorErrors from "../src/charges/ProcessorErrors.js"
 import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
-import { ProcessorRefused } from "../src/processors/PaymentProcessor.js"
+import * as ProcessorErrors from "../src/routes/ProcessorErrors.js"
 import { call, LIVE_SECRET, memoryStore, SECRET, startWithStore } from "./support.js"
 
 const PATH = "/v1/processor-config"

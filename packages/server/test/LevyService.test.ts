@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Metadata } from "@levy/api"
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
 import {
   ChargeRepository,
   EventRepository,
@@ -17,7 +18,6 @@ import {
 } from "@levy/storage"
 import { Cause, Context, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { startFakeStripe } from "../src/fakes/FakeStripe.js"
-import * as LevyService from "../src/inprocess/LevyService.js"
 import { stores } from "./chargeStores.js"
 import { RawSql } from "./testStores.js"
 

@@ -8,10 +8,10 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
 import { AccountRepository } from "@levy/storage"
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import * as LevyService from "../src/inprocess/LevyService.js"
 import * as Mount from "../src/Mount.js"
 
 const dir = mkdtempSync(join(tmpdir(), "levy-mount-"))

@@ -7,6 +7,10 @@
  * which takes two accounts' keys and records which one each payment was made with, on the
  * memory and PostgreSQL stores.
  */
+
+import { deleteProcessorConfig } from "@levy/engine/processorConfigs/deleteProcessorConfig.js"
+import { saveProcessorConfig } from "@levy/engine/processorConfigs/saveProcessorConfig.js"
+import { ProcessorApiBaseUrls } from "@levy/engine/processors/ApiBaseUrls.js"
 import {
   IdempotencyRepository,
   type Ids,
@@ -17,9 +21,6 @@ import {
 import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type FakeStripe, startFakeStripe } from "../src/fakes/FakeStripe.js"
-import { deleteProcessorConfig } from "../src/processorConfigs/deleteProcessorConfig.js"
-import { saveProcessorConfig } from "../src/processorConfigs/saveProcessorConfig.js"
-import { ProcessorApiBaseUrls } from "../src/processors/ApiBaseUrls.js"
 import {
   call,
   KEYS_WITH_APPROVER,

@@ -5,11 +5,11 @@
  * together give back exactly the charge's fee when the whole charge is refunded.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as DisputeOrder from "@levy/engine/processorWebhooks/DisputeOrder.js"
+import * as RefundSplit from "@levy/engine/processorWebhooks/RefundSplit.js"
+import * as WebhookPath from "@levy/engine/processorWebhooks/WebhookPath.js"
 import type { Charge } from "@levy/storage"
 import fc from "fast-check"
-import * as DisputeOrder from "../src/processorWebhooks/DisputeOrder.js"
-import * as RefundSplit from "../src/processorWebhooks/RefundSplit.js"
-import * as WebhookPath from "../src/processorWebhooks/WebhookPath.js"
 import { seedCharge } from "./chargeStores.js"
 
 type Status = "needs_response" | "under_review" | "won" | "lost"

@@ -6,6 +6,7 @@
  * unknown URL changes nothing; a payment Levy did not make is acknowledged and ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
 import {
   ChargeRepository,
   type NewCharge,
@@ -15,7 +16,6 @@ import {
 } from "@levy/storage"
 import { Effect, Layer } from "effect"
 import type { NotificationItem } from "../src/fakes/FakeAdyen.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
 import { seedCharge } from "./chargeStores.js"
 import {
   ADYEN_HMAC_KEY,

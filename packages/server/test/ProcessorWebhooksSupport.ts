@@ -4,13 +4,14 @@
  * production), Stripe events signed with a chosen time (for out-of-order deliveries), and the
  * account's webhook URLs.
  */
+
+import * as AdyenAdapter from "@levy/engine/processors/adyen/AdyenProcessor.js"
+import type { PaymentProcessor } from "@levy/engine/processors/PaymentProcessor.js"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
+import * as StripeAdapter from "@levy/engine/processors/stripe/StripeProcessor.js"
 import { Effect, Layer, Option } from "effect"
 import { type FakeAdyen, startFakeAdyen } from "../src/fakes/FakeAdyen.js"
 import { type FakeStripe, startFakeStripe, stripeSignature } from "../src/fakes/FakeStripe.js"
-import * as AdyenAdapter from "../src/processors/adyen/AdyenProcessor.js"
-import type { PaymentProcessor } from "../src/processors/PaymentProcessor.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
-import * as StripeAdapter from "../src/processors/stripe/StripeProcessor.js"
 import { ADYEN_HMAC_KEY } from "./processors/harnesses.js"
 
 export { ADYEN_HMAC_KEY }

@@ -6,11 +6,11 @@
  * account, mode, amount, currency and region, once; a declined attempt leaves it usable.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as QuoteToken from "@levy/engine/estimates/QuoteToken.js"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
+import * as Simulator from "@levy/engine/processors/simulator/Simulator.js"
 import { Signer } from "@levy/storage"
 import { Effect, Layer, Option } from "effect"
-import * as QuoteToken from "../src/estimates/QuoteToken.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
-import * as Simulator from "../src/processors/simulator/Simulator.js"
 import {
   call,
   KEYS,

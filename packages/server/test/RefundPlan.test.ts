@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Currency } from "@levy/core"
+import * as RefundPlan from "@levy/engine/refunds/RefundPlan.js"
 import type { Charge } from "@levy/storage"
 import { Either } from "effect"
 import fc from "fast-check"
-import * as RefundPlan from "../src/refunds/RefundPlan.js"
 import { seedCharge } from "./chargeStores.js"
 
 const TEST = { accountId: "acct_1", livemode: false }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ComplianceRules, Ruleset, RulesetVersions } from "@levy/core"
+import * as Store from "@levy/engine/Store.js"
 import {
   AccountRepository,
   ChargeRepository,
@@ -21,7 +22,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { parse, UsageError } from "../src/cli/Args.js"
 import * as RulesDiff from "../src/cli/RulesDiff.js"
 import * as RulesDiffAccount from "../src/cli/RulesDiffAccount.js"
-import * as Store from "../src/cli/Store.js"
 import { levy } from "./levyProcess.js"
 
 /** What a command prints on the console (Effect's Console writes through console.log). */

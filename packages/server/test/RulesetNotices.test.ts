@@ -10,6 +10,8 @@
  */
 import { randomBytes } from "node:crypto"
 import { ComplianceRules, Day, Ruleset, type RulesetVersions } from "@levy/core"
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
+import * as RulesetNotices from "@levy/engine/rulesets/RulesetNotices.js"
 import {
   AccountRepository,
   ChargeRepository,
@@ -26,8 +28,6 @@ import {
 } from "@levy/storage"
 import { ConfigProvider, type Context, Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as LevyService from "../src/inprocess/LevyService.js"
-import * as RulesetNotices from "../src/rulesets/RulesetNotices.js"
 import { withBan } from "./BannedRule.js"
 import { call, KEYS, STORES, startWithStore } from "./support.js"
 import {

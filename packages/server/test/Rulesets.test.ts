@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ComplianceRules, Ruleset, RulesetVersions } from "@levy/core"
+import * as Config from "@levy/engine/feeConfigs/Config.js"
+import { raisesFee } from "@levy/engine/feeConfigs/FeeRaise.js"
 import { Effect } from "effect"
-import * as Config from "../src/feeConfigs/Config.js"
-import { raisesFee } from "../src/feeConfigs/FeeRaise.js"
 import { call, KEYS, LIVE_SECRET, SECRET, STORES, startWithStore } from "./support.js"
 
 // AU, a Visa credit card, 1 November 2026. 1.0.0: "uncertain from 2026-07-01 (RBA change

@@ -6,14 +6,15 @@
  * separate charge's fee part, refuse refunds, or promise what another processor promises about
  * its keys (a short key window, no lookups: Adyen's Checkout API).
  */
-import { Effect, Layer, Option } from "effect"
+
 import {
   type IdempotencyGuarantee,
   type PaymentProcessor,
   ProcessorUnavailable
-} from "../src/processors/PaymentProcessor.js"
-import { PaymentProcessors } from "../src/processors/PaymentProcessors.js"
-import * as Simulator from "../src/processors/simulator/Simulator.js"
+} from "@levy/engine/processors/PaymentProcessor.js"
+import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
+import * as Simulator from "@levy/engine/processors/simulator/Simulator.js"
+import { Effect, Layer, Option } from "effect"
 
 export interface Script {
   /** The next N calls (charge or refund) go through, then fail as unanswered. */

@@ -1,37 +1,37 @@
 /**
  * Walls: the edge (src/http/) knows no resource. Everything an http/ file imports, and
- * everything those import in turn, must be http/ itself or edge infrastructure:
+ * everything those import in turn, must be http/ itself (the edge, the contract served,
+ * the groups' handlers as services, the one 503 for a store failure) or `access/` (who a
+ * request is: the key resolver, the Authorization middleware, RequestKey); of the engine it
+ * may reach only the idempotency of a request and the shape of a setting.
  *
- * - `access/`: who a request is (the key resolver, the Authorization middleware, RequestKey);
- * - `idempotency/`: the claim and the recording of an idempotent request;
- * - `ServerApi.ts`: the contract served; `ApiHandlers.ts`: the groups' handlers as services;
- *   `Unavailable.ts`: the one 503 for a store failure.
- *
- * A resource (charges, refunds, disputes, estimates, feeConfigs, keys, …) reaches the edge the
- * other way round: the server's composition (Server.ts) hands it over, as the processors'
- * webhooks (`KeylessRoutes`) and every group's handlers (`ApiHandlers`) are. The walk follows relative
- * imports, type-only ones included: a type names its module as surely as a value does.
+ * A resource (routes/, and the engine's workflows) reaches the edge the other way round: the
+ * server's composition (Server.ts) hands it over, as the processors' webhooks
+ * (`KeylessRoutes`) and every group's handlers (`ApiHandlers`) are. The walk follows relative
+ * imports, type-only ones included: a type names its module as surely as a value does. The
+ * engine's own walls are packages/engine/test/Walls.test.ts.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import * as Graph from "./ImportGraph.js"
+import * as Graph from "../../../scripts/ImportGraph.js"
 
 const { relativeImports } = Graph
 
 const SRC = resolve(import.meta.dirname, "../src")
 
 /** What http/ may reach, as paths under src/ (a folder ends with "/"). */
-const EDGE_INFRASTRUCTURE = [
-  "http/",
-  "access/",
-  "idempotency/",
-  "ServerApi.ts",
-  "ApiHandlers.ts",
-  "Unavailable.ts",
-  // The shape of a numeric setting from the environment (imports effect only).
-  "EnvSetting.ts"
-]
+const EDGE_INFRASTRUCTURE = ["http/", "access/"]
+
+/** What http/ may reach of the engine (`@levy/engine/<path>`). */
+const ENGINE_INFRASTRUCTURE = ["idempotency/", "settings/"]
+
+/** The engine's modules an http/ file names that it may not. */
+const engineBreaches = (file: string): ReadonlyArray<string> =>
+  [...readFileSync(join(SRC, file), "utf8").matchAll(/["']@levy\/engine\/([^"']+)["']/g)]
+    .map((match) => match[1] as string)
+    .filter((path) => !ENGINE_INFRASTRUCTURE.some((entry) => path.startsWith(entry)))
+    .map((path) => `${file} → @levy/engine/${path}`)
 
 const allowed = (path: string): boolean =>
   EDGE_INFRASTRUCTURE.some((entry) =>
@@ -71,8 +71,9 @@ describe("walls", () => {
       .filter(([file]) => !allowed(file))
       .map(([, chain]) => chain.join(" → "))
     expect(breaches).toStrictEqual([])
+    expect([...reached.keys()].flatMap(engineBreaches)).toStrictEqual([])
     // The walk did walk: the edge does reach the infrastructure (else the wall proves nothing).
-    for (const entry of ["access/KeyResolver.ts", "idempotency/RequestClaim.ts", "ServerApi.ts"]) {
+    for (const entry of ["access/KeyResolver.ts", "http/ServerApi.ts", "http/Unavailable.ts"]) {
       expect(reached.has(entry), entry).toBe(true)
     }
   })
@@ -86,15 +87,17 @@ describe("walls", () => {
         'import type { X } from "./X.js"\nexport * as Y from "../processorWebhooks/Y.js"\nconst z = import("../charges/Z.js")'
       )
     ).toStrictEqual(["./X.js", "../processorWebhooks/Y.js", "../charges/Z.js"])
-    expect(resolveImport("http/Edge.ts", "../processorWebhooks/WebhookPath.js")).toBe(
-      "processorWebhooks/WebhookPath.ts"
+    expect(resolveImport("http/Edge.ts", "../routes/ProcessorWebhookRoute.js")).toBe(
+      "routes/ProcessorWebhookRoute.ts"
     )
-    expect(allowed("processorWebhooks/WebhookPath.ts")).toBe(false)
-    expect(allowed("keys/KeysLive.ts")).toBe(false)
-    expect(allowed("ApiErrors.ts")).toBe(false)
-    // idempotency/HandlerIdempotency.ts (the handlers' helper) reaches the resources through
-    // ApiErrors.ts: were the edge to import it, the walk would say so.
-    const chain = reach(["idempotency/HandlerIdempotency.ts"])
-    expect([...chain.keys()].filter((file) => !allowed(file))).toContain("ApiErrors.ts")
+    expect(allowed("routes/ProcessorWebhookRoute.ts")).toBe(false)
+    expect(allowed("routes/KeysLive.ts")).toBe(false)
+    expect(allowed("routes/ApiErrors.ts")).toBe(false)
+    // Were the edge to import the handlers' helper, the walk would report it.
+    expect(allowed("routes/HandlerIdempotency.ts")).toBe(false)
+    // An http/ file naming an engine workflow is seen too.
+    expect(ENGINE_INFRASTRUCTURE.some((entry) => "charges/createCharge.js".startsWith(entry))).toBe(
+      false
+    )
   })
 })

@@ -6,6 +6,9 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
+import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
+import * as Attempt from "@levy/engine/webhooks/Attempt.js"
+import { defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
 import {
   AccountRepository,
   type AttemptOutcome,
@@ -15,9 +18,6 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect, Either, Layer, Option } from "effect"
-import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
-import * as Attempt from "../src/webhooks/Attempt.js"
-import { defaults } from "../src/webhooks/DispatcherConfig.js"
 import { pendingDelivery } from "./WebhooksSupport.js"
 
 const tenant = { accountId: "acct_cache", livemode: false }

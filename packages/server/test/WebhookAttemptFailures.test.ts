@@ -8,6 +8,9 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
+import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
+import * as Attempt from "@levy/engine/webhooks/Attempt.js"
+import { defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
 import {
   AccountRepository,
   type AttemptOutcome,
@@ -17,9 +20,6 @@ import {
   WebhookEndpointRepository
 } from "@levy/storage"
 import { Effect, Layer, Option } from "effect"
-import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
-import * as Attempt from "../src/webhooks/Attempt.js"
-import { defaults } from "../src/webhooks/DispatcherConfig.js"
 import { pendingDelivery } from "./WebhooksSupport.js"
 
 const tenant = { accountId: "acct_failures", livemode: false }

@@ -6,11 +6,12 @@
  * happen while the test runs, so a delivery at all is the wake's doing. Nothing here is timed;
  * the wait is only a guard against hanging.
  */
+
+import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
 import { Ids, Storage } from "@levy/storage"
 import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Mount from "../src/Mount.js"
-import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
 import { eventually, type Receiver, receiver } from "./WebhooksSupport.js"
 
 // Longer than any test may run (testTimeout, vitest.config.ts): the dispatcher never polls again.

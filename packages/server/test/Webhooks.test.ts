@@ -4,10 +4,10 @@
  * the test schedule. Signatures are checked by an independent HMAC (WebhooksSupport).
  */
 import { verifyWebhook, WebhookVerificationError } from "@levy/api"
+import { systemLookup } from "@levy/engine/webhookEndpoints/UrlGuard.js"
 import { WebhookEndpointRepository } from "@levy/storage"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { systemLookup } from "../src/webhookEndpoints/UrlGuard.js"
 import { call, STORES, startWithStore } from "./support.js"
 import {
   type Answer,

@@ -7,12 +7,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
+import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
+import * as Dispatcher from "@levy/engine/webhooks/Dispatcher.js"
+import { type DispatcherConfig, defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
+import { Wake } from "@levy/engine/webhooks/Wake.js"
 import type { Ids, Storage, Tenant, WebhookDelivery } from "@levy/storage"
 import { type Context, Effect, Fiber, Layer } from "effect"
-import { LoopbackTargets } from "../src/webhookEndpoints/LoopbackTargets.js"
-import * as Dispatcher from "../src/webhooks/Dispatcher.js"
-import { type DispatcherConfig, defaults } from "../src/webhooks/DispatcherConfig.js"
-import { Wake } from "../src/webhooks/Wake.js"
 
 /** A request the receiver got. */
 export interface Received {

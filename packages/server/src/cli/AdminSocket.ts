@@ -20,12 +20,12 @@ import { chmodSync, lstatSync, rmSync, statSync } from "node:fs"
 import * as Http from "node:http"
 import { join } from "node:path"
 import { format } from "node:util"
+import * as Store from "@levy/engine/Store.js"
 import { DataDirLock, Storage } from "@levy/storage"
 import { Cause, Console, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { version } from "../Version.js"
 import { type Command, CommandFailed, UsageError } from "./Args.js"
 import * as Failure from "./Failure.js"
-import * as Store from "./Store.js"
 
 export const FILE = "levy.sock"
 

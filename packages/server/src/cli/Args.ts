@@ -32,11 +32,11 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import type * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as Keys from "@levy/engine/access/Keys.js"
+import * as Store from "@levy/engine/Store.js"
 import { Storage } from "@levy/storage"
 import { Config, ConfigProvider, Data, Effect, Option, Ref, Schema } from "effect"
-import * as Keys from "../access/Keys.js"
 import { version } from "../Version.js"
-import * as Store from "./Store.js"
 
 /** A command line that parses but cannot run as given (a missing `DATABASE_URL`, a bad port). */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}

@@ -10,8 +10,9 @@
  * each processor's requests go when it is set). The credentials are fake by name, so none is
  * mistaken for a real one, and a real processor refuses them.
  */
+
+import * as ApiBaseUrls from "@levy/engine/processors/ApiBaseUrls.js"
 import { Console, Effect } from "effect"
-import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
 import { CommandFailed } from "./Args.js"
 
 export type Processor = "stripe" | "adyen"

@@ -11,8 +11,8 @@
  * quarter of the key's rate limit (Pace.ts), so the integrator's own calls are not refused.
  */
 import { WebhookSignature } from "@levy/api"
+import * as Keys from "@levy/engine/access/Keys.js"
 import { Console, Data, Duration, Effect } from "effect"
-import * as Keys from "../access/Keys.js"
 import type { Command } from "./Args.js"
 import * as Pace from "./Pace.js"
 

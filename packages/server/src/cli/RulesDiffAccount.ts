@@ -8,13 +8,13 @@
  */
 import type { RulesetChange } from "@levy/api"
 import { ComplianceRules, Currency, Day, RulesetVersions } from "@levy/core"
+import * as FeeConfig from "@levy/engine/feeConfigs/Config.js"
+import * as AccountChange from "@levy/engine/rulesets/AccountChange.js"
+import * as RulesetNotices from "@levy/engine/rulesets/RulesetNotices.js"
+import * as Store from "@levy/engine/Store.js"
 import { AccountRepository, Tenant } from "@levy/storage"
 import { Clock, Console, Effect } from "effect"
-import * as FeeConfig from "../feeConfigs/Config.js"
-import * as AccountChange from "../rulesets/AccountChange.js"
-import * as RulesetNotices from "../rulesets/RulesetNotices.js"
 import { type Command, UsageError } from "./Args.js"
-import * as Store from "./Store.js"
 
 type DiffCommand = Extract<Command, { _tag: "RulesDiff" }>
 type Account = NonNullable<DiffCommand["account"]>

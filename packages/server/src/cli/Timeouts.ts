@@ -2,8 +2,9 @@
  * The server's client timeouts from the environment, each optional (defaults:
  * `Server.defaultTimeouts`): `LEVY_HEADERS_TIMEOUT_MS`, `LEVY_REQUEST_TIMEOUT_MS`.
  */
+
+import { positive } from "@levy/engine/settings/EnvSetting.js"
 import { type ConfigError, Effect, Option } from "effect"
-import { positive } from "../EnvSetting.js"
 import { defaultTimeouts, type Timeouts } from "../Server.js"
 
 export const fromEnv: Effect.Effect<Timeouts, ConfigError.ConfigError> = Effect.gen(function* () {

@@ -7,8 +7,9 @@
  * is believed). Operators size them; the
  * reliability harness sets a small limit to prove it holds across processes.
  */
+
+import { positive } from "@levy/engine/settings/EnvSetting.js"
 import { Config, Duration, Effect, Layer, Option } from "effect"
-import { positive } from "../EnvSetting.js"
 import * as ClientAddress from "./ClientAddress.js"
 import { defaults, EdgeConfig, type EdgeOptions } from "./EdgeConfig.js"
 

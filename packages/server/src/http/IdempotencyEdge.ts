@@ -9,12 +9,13 @@
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
+import * as Deadline from "@levy/engine/idempotency/Deadline.js"
+import * as Fingerprint from "@levy/engine/idempotency/Fingerprint.js"
+import * as IdempotencyKey from "@levy/engine/idempotency/IdempotencyKey.js"
+import * as RequestClaim from "@levy/engine/idempotency/RequestClaim.js"
+import * as Written from "@levy/engine/idempotency/Written.js"
 import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
 import { type Duration, Effect, Option } from "effect"
-import * as Deadline from "../idempotency/Deadline.js"
-import * as Fingerprint from "../idempotency/Fingerprint.js"
-import * as RequestClaim from "../idempotency/RequestClaim.js"
-import * as Written from "../idempotency/Written.js"
 
 /** The longest a request holding a key may run (Deadline.ts). */
 export const DEADLINE = Deadline.DEADLINE
@@ -22,7 +23,7 @@ export const DEADLINE = Deadline.DEADLINE
 /** The header, as the server sees it. */
 export const HEADER = "idempotency-key"
 /** Longest key. */
-export const MAX_KEY_LENGTH = 255
+export const MAX_KEY_LENGTH = IdempotencyKey.MAX_LENGTH
 
 const unavailable = (error: StorageError) =>
   Effect.logError("idempotency store failure", error).pipe(

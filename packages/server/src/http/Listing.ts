@@ -6,7 +6,7 @@
 import { ApiError, List } from "@levy/api"
 import type { Page, RecordNotFound, StorageError } from "@levy/storage"
 import { Effect } from "effect"
-import { unavailable } from "../Unavailable.js"
+import { unavailable } from "./Unavailable.js"
 
 /** The pagination and creation-time parameters every list takes. */
 export interface ListQuery {

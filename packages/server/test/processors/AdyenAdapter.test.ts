@@ -3,12 +3,12 @@
  * /cardDetails tells it, its refusals, and how each notification item maps.
  */
 import { randomUUID } from "node:crypto"
+import { make } from "@levy/engine/processors/adyen/AdyenProcessor.js"
+import { rebase } from "@levy/engine/processors/adyen/AdyenTransport.js"
+import type { ChargeRequest, ProcessorSettings } from "@levy/engine/processors/PaymentProcessor.js"
 import { Effect, Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeAdyen, type NotificationItem, startFakeAdyen } from "../../src/fakes/FakeAdyen.js"
-import { make } from "../../src/processors/adyen/AdyenProcessor.js"
-import { rebase } from "../../src/processors/adyen/AdyenTransport.js"
-import type { ChargeRequest, ProcessorSettings } from "../../src/processors/PaymentProcessor.js"
 import { ADYEN_HMAC_KEY } from "./harnesses.js"
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))

@@ -3,11 +3,11 @@
  * refusals it makes before any call, and how each Stripe event maps to a notification.
  */
 import { randomUUID } from "node:crypto"
+import type { ChargeRequest, ProcessorSettings } from "@levy/engine/processors/PaymentProcessor.js"
+import { make } from "@levy/engine/processors/stripe/StripeProcessor.js"
 import { Effect, Either, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type FakeStripe, startFakeStripe } from "../../src/fakes/FakeStripe.js"
-import type { ChargeRequest, ProcessorSettings } from "../../src/processors/PaymentProcessor.js"
-import { make } from "../../src/processors/stripe/StripeProcessor.js"
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))
 const SECRET = "whsec_levy_adapter"

@@ -5,9 +5,9 @@
  * one payment" is what the processor saw, not what the adapter says.
  */
 import { randomUUID } from "node:crypto"
+import type { ChargeRequest } from "@levy/engine/processors/PaymentProcessor.js"
 import { Duration, Effect, Either, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ChargeRequest } from "../../src/processors/PaymentProcessor.js"
 import { adyenHarness, type Harness, simulatorHarness, stripeHarness } from "./harnesses.js"
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.either(effect))

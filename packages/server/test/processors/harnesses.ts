@@ -4,13 +4,13 @@
  * to count the payments the processor made, how its notifications are made.
  */
 
+import * as AdyenAdapter from "@levy/engine/processors/adyen/AdyenProcessor.js"
+import type { PaymentProcessor } from "@levy/engine/processors/PaymentProcessor.js"
+import * as Simulator from "@levy/engine/processors/simulator/Simulator.js"
+import * as StripeAdapter from "@levy/engine/processors/stripe/StripeProcessor.js"
 import { Duration } from "effect"
 import { startFakeAdyen } from "../../src/fakes/FakeAdyen.js"
 import { startFakeStripe } from "../../src/fakes/FakeStripe.js"
-import * as AdyenAdapter from "../../src/processors/adyen/AdyenProcessor.js"
-import type { PaymentProcessor } from "../../src/processors/PaymentProcessor.js"
-import * as Simulator from "../../src/processors/simulator/Simulator.js"
-import * as StripeAdapter from "../../src/processors/stripe/StripeProcessor.js"
 
 /** A signed notification, as the processor would POST it. */
 export interface Signed {

@@ -1,0 +1,705 @@
+/**
+ * Levy in-process (docs/embedding.md "Levy in-process, no HTTP"): the same workflows the
+ * `/v1` API serves — estimates, charges, refunds, the fee configuration — as a service a
+ * checkout backend calls with a store and no HTTP server. Each call takes the tenant (an
+ * account and its mode) and answers the wire's typed result or the workflow's own error
+ * (`ChargeFailed`, `FeeError`, `StorageError`, …), never an HTTP status. Inputs are checked
+ * against the API's schemas (`InvalidInput`), and writes under an `idempotencyKey` keep
+ * docs/design.md §7: the first result is stored with the write and replayed for the same
+ * input, the same key with another input is `IdempotencyKeyReused`, and one still running is
+ * `IdempotencyKeyInUse` — in the same records and key space as the HTTP API's keys.
+ *
+ * `LevyService.layer` runs, besides the service, what the API's server runs beside its
+ * handlers (ApiServices.ts): the processors (configured, else the simulator in test mode),
+ * the ruleset, webhook delivery and the recovery of pending charges in the background.
+ */
+import {
+  Charge,
+  ChargeCreate,
+  ChargeUpdate,
+  type Estimate,
+  EstimateRequest,
+  FeeConfig,
+  FeeConfigApprove,
+  FeeConfigUpdate,
+  ProcessorConfig,
+  ProcessorConfigApprove,
+  ProcessorConfigCreate,
+  Refund,
+  RefundCreate,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate
+} from "@levy/api"
+import type { ComplianceRules, FeeError } from "@levy/core"
+import {
+  type AccountRepository,
+  ChargeRepository,
+  type EventRepository,
+  type FeeConfigRepository,
+  type IdempotencyKeyInUse,
+  type IdempotencyKeyReused,
+  type IdempotencyRepository,
+  type Ids,
+  type Page,
+  type ProcessorConfigRepository,
+  type Signer,
+  type Storage,
+  type StorageError,
+  type StoredResponse,
+  Tenant,
+  type Transactions,
+  WebhookEndpointRepository
+} from "@levy/storage"
+import { type ConfigError, Context, Effect, Layer, Option, Schema } from "effect"
+import * as Accounts from "../access/Accounts.js"
+import type { ChargeNotFound } from "../charges/ChargeErrors.js"
+import * as ChargeWire from "../charges/ChargeWire.js"
+import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
+import * as TenantCharge from "../charges/TenantCharge.js"
+import { type UpdateChargeError, updateCharge } from "../charges/updateCharge.js"
+import * as EngineServices from "../EngineServices.js"
+import { createEstimate } from "../estimates/createEstimate.js"
+import type { FeeNotCompliant } from "../estimates/PaymentErrors.js"
+import type { DescribeError } from "../estimates/Quoting.js"
+import { type ApproveFeeChangeError, approveFeeChange } from "../feeConfigs/approveFeeChange.js"
+import { type CancelFeeChangeError, cancelFeeChange } from "../feeConfigs/cancelFeeChange.js"
+import { retrieveFeeConfig } from "../feeConfigs/retrieveFeeConfig.js"
+import { type UpdateFeeConfigError, updateFeeConfig } from "../feeConfigs/updateFeeConfig.js"
+import type { Claim } from "../idempotency/Claim.js"
+import * as Fingerprint from "../idempotency/Fingerprint.js"
+import * as IdempotencyKey from "../idempotency/IdempotencyKey.js"
+import * as Keyed from "../idempotency/Keyed.js"
+import type { Written } from "../idempotency/Written.js"
+import {
+  type ApproveProcessorChangeError,
+  approveProcessorChange
+} from "../processorConfigs/approveProcessorChange.js"
+import {
+  type CancelProcessorChangeError,
+  cancelProcessorChange
+} from "../processorConfigs/cancelProcessorChange.js"
+import {
+  type DeleteProcessorConfigError,
+  deleteProcessorConfig
+} from "../processorConfigs/deleteProcessorConfig.js"
+import type { NoPendingProcessorChange } from "../processorConfigs/ProcessorChangeErrors.js"
+import type { ProcessorConfigNotFound } from "../processorConfigs/ProcessorConfigErrors.js"
+import {
+  retrievePendingProcessorChange,
+  retrieveProcessorConfig
+} from "../processorConfigs/retrieveProcessorConfig.js"
+import {
+  type SaveProcessorConfigError,
+  saveProcessorConfig
+} from "../processorConfigs/saveProcessorConfig.js"
+import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
+import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
+import { type CreateRefundError, createRefund } from "../refunds/createRefund.js"
+import * as Store from "../Store.js"
+import { isStored, type WorkflowError } from "../WorkflowError.js"
+import {
+  type CreateWebhookEndpointError,
+  createWebhookEndpoint
+} from "../webhookEndpoints/createWebhookEndpoint.js"
+import {
+  type DeleteWebhookEndpointError,
+  deleteWebhookEndpoint
+} from "../webhookEndpoints/deleteWebhookEndpoint.js"
+import { retrieveWebhookEndpoint } from "../webhookEndpoints/retrieveWebhookEndpoint.js"
+import {
+  type RollWebhookSecretError,
+  rollWebhookSecret
+} from "../webhookEndpoints/rollWebhookSecret.js"
+import {
+  type UpdateWebhookEndpointError,
+  updateWebhookEndpoint
+} from "../webhookEndpoints/updateWebhookEndpoint.js"
+import type { WebhookEndpointNotFound } from "../webhookEndpoints/WebhookEndpointErrors.js"
+import * as EndpointWire from "../webhookEndpoints/Wire.js"
+import type { DispatcherConfig } from "../webhooks/DispatcherConfig.js"
+import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
+import * as InvalidInput from "./InvalidInput.js"
+import * as Replays from "./Replays.js"
+
+export { DeadlineExceeded } from "../idempotency/Keyed.js"
+export { InvalidInput } from "./InvalidInput.js"
+
+/** Options of a write. */
+export interface WriteOptions {
+  /** Stripe-style idempotency key: the same input under it is made once, its result replayed. */
+  readonly idempotencyKey?: string | undefined
+}
+
+/** Options of a change to the fee or processor configuration. */
+export interface ActingOptions extends WriteOptions {
+  /**
+   * Who acts, as your app names them (a user's id): a change held for approval must be
+   * approved by someone else. Default `"in-process"`.
+   */
+  readonly by?: string | undefined
+}
+
+/** Options of an approval: who approves, never whoever requested the change. */
+export interface ApproveOptions extends WriteOptions {
+  readonly by: string
+}
+
+/** Who acts when a fee configuration call does not say. */
+const IN_PROCESS = "in-process"
+
+/** A page of charges, newest first. */
+export interface ChargeListRequest extends Page.PageRequest {
+  readonly customer?: string | undefined
+}
+
+/** Failures of a write under a key, beside the workflow's own. */
+export type KeyedError =
+  | InvalidInput.InvalidInput
+  | IdempotencyKeyInUse
+  | IdempotencyKeyReused
+  | Keyed.DeadlineExceeded
+  | StorageError
+
+/** Every failure a call of the service may end with. */
+export type LevyError = WorkflowError | KeyedError | FeeError
+
+/** The service. */
+export interface Levy {
+  readonly accounts: {
+    /** A new account with its four API keys (returned once), for the HTTP API or the dashboard. */
+    readonly create: (name: string) => Effect.Effect<Accounts.Created, StorageError>
+  }
+  readonly estimates: {
+    readonly create: (
+      tenant: Tenant.Tenant,
+      input: EstimateRequest.EstimateRequest
+    ) => Effect.Effect<
+      Estimate.Estimate,
+      InvalidInput.InvalidInput | FeeError | FeeNotCompliant | DescribeError
+    >
+  }
+  readonly charges: {
+    readonly create: (
+      tenant: Tenant.Tenant,
+      input: ChargeCreate.ChargeCreate,
+      options?: WriteOptions
+    ) => Effect.Effect<Charge.Charge, CreateChargeError | KeyedError>
+    readonly retrieve: (
+      tenant: Tenant.Tenant,
+      id: string
+    ) => Effect.Effect<Charge.Charge, ChargeNotFound | StorageError>
+    /** A new description, metadata keys merged (a key set to "" is removed). */
+    readonly update: (
+      tenant: Tenant.Tenant,
+      id: string,
+      input: ChargeUpdate.ChargeUpdate,
+      options?: WriteOptions
+    ) => Effect.Effect<Charge.Charge, UpdateChargeError | KeyedError>
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: ChargeListRequest
+    ) => Effect.Effect<Page.Page<Charge.Charge>, InvalidInput.InvalidInput | StorageError>
+  }
+  readonly refunds: {
+    readonly create: (
+      tenant: Tenant.Tenant,
+      input: RefundCreate.RefundCreate,
+      options?: WriteOptions
+    ) => Effect.Effect<Refund.Refund, CreateRefundError | KeyedError>
+  }
+  readonly feeConfig: {
+    /** The configuration in force (the defaults until one is stored) and any pending change. */
+    readonly retrieve: (tenant: Tenant.Tenant) => Effect.Effect<FeeConfig.FeeConfig, StorageError>
+    /** Applied at once (`updated: true`), or in live mode held for approval when it raises a fee. */
+    readonly update: (
+      tenant: Tenant.Tenant,
+      input: FeeConfigUpdate.FeeConfigUpdate,
+      options?: ActingOptions
+    ) => Effect.Effect<FeeConfig.FeeConfig, UpdateFeeConfigError | KeyedError>
+    /** Applies the held change `id` (`pendingChange.id`), approved by someone else than its requester. */
+    readonly approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options: ApproveOptions
+    ) => Effect.Effect<FeeConfig.FeeConfig, ApproveFeeChangeError | KeyedError>
+    /** Drops the held change; the configuration in force. */
+    readonly cancel: (
+      tenant: Tenant.Tenant,
+      options?: ActingOptions
+    ) => Effect.Effect<FeeConfig.FeeConfig, CancelFeeChangeError | KeyedError>
+  }
+  readonly webhookEndpoints: {
+    /** A new endpoint, with its signing secret (shown here only, and when rolled). */
+    readonly create: (
+      tenant: Tenant.Tenant,
+      input: WebhookEndpointCreate.WebhookEndpointCreate,
+      options?: WriteOptions
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, CreateWebhookEndpointError | KeyedError>
+    readonly retrieve: (
+      tenant: Tenant.Tenant,
+      id: string
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, WebhookEndpointNotFound | StorageError>
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: Page.PageRequest
+    ) => Effect.Effect<
+      Page.Page<WebhookEndpoint.WebhookEndpoint>,
+      InvalidInput.InvalidInput | StorageError
+    >
+    readonly update: (
+      tenant: Tenant.Tenant,
+      id: string,
+      input: WebhookEndpointUpdate.WebhookEndpointUpdate,
+      options?: WriteOptions
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, UpdateWebhookEndpointError | KeyedError>
+    readonly delete: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options?: WriteOptions
+    ) => Effect.Effect<
+      WebhookEndpoint.DeletedWebhookEndpoint,
+      DeleteWebhookEndpointError | KeyedError
+    >
+    /** A new signing secret; the old one keeps signing beside it for 24 hours. */
+    readonly rollSecret: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options?: WriteOptions
+    ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, RollWebhookSecretError | KeyedError>
+  }
+  readonly processorConfig: {
+    /**
+     * Checked with the processor, then saved; answered with the credentials masked. In live
+     * mode held until someone else approves it (`applied: false`, `pendingChange`).
+     */
+    readonly save: (
+      tenant: Tenant.Tenant,
+      input: ProcessorConfigCreate.ProcessorConfigCreate,
+      options?: ActingOptions
+    ) => Effect.Effect<ProcessorConfig.ProcessorConfig, SaveProcessorConfigError | KeyedError>
+    /** The configuration in force, with `pendingChange` when a change is held. */
+    readonly retrieve: (
+      tenant: Tenant.Tenant
+    ) => Effect.Effect<ProcessorConfig.ProcessorConfig, ProcessorConfigNotFound | StorageError>
+    /** Removed; in live mode held until someone else approves it (`deleted: false`). */
+    readonly delete: (
+      tenant: Tenant.Tenant,
+      options?: ActingOptions
+    ) => Effect.Effect<
+      ProcessorConfig.DeletedProcessorConfig,
+      DeleteProcessorConfigError | KeyedError
+    >
+    /** The change held for approval, credentials masked. */
+    readonly retrievePending: (
+      tenant: Tenant.Tenant
+    ) => Effect.Effect<
+      ProcessorConfig.ProcessorConfigChange,
+      NoPendingProcessorChange | StorageError
+    >
+    /** Applies the held change `id` (`pendingChange.id`), approved by someone else than its requester. */
+    readonly approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options: ApproveOptions
+    ) => Effect.Effect<
+      ProcessorConfig.ProcessorConfigChange,
+      ApproveProcessorChangeError | KeyedError
+    >
+    /** Drops the held change. */
+    readonly cancel: (
+      tenant: Tenant.Tenant,
+      options?: WriteOptions
+    ) => Effect.Effect<
+      ProcessorConfig.ProcessorConfigChange,
+      CancelProcessorChangeError | KeyedError
+    >
+  }
+}
+
+export class LevyService extends Context.Tag("@levy/engine/LevyService")<LevyService, Levy>() {}
+
+/** The tenant of an account in test or live mode. */
+export const tenant = (accountId: string, mode: "test" | "live"): Tenant.Tenant =>
+  Tenant.make(accountId, mode === "live")
+
+/** `input` checked against the API's schema for it. */
+const checked = <A, I>(schema: Schema.Schema<A, I>, input: A) =>
+  Effect.mapError(Schema.validate(schema)(input), InvalidInput.fromParseError)
+
+const checkedKey = (options: WriteOptions | undefined) => {
+  const key = options?.idempotencyKey
+  if (key === undefined) return Effect.succeedNone
+  return IdempotencyKey.isValid(key)
+    ? Effect.succeed(Option.some(key))
+    : Effect.fail(
+        new InvalidInput.InvalidInput({
+          code: "parameter_invalid",
+          param: "idempotencyKey",
+          message: `An idempotency key must be 1 to ${IdempotencyKey.MAX_LENGTH} characters.`
+        })
+      )
+}
+
+/**
+ * A write for `tenant` that is the request `request` to `operation`: run once without a key;
+ * under a key, claimed, run or replayed (`Keyed.run`) and its stored answer read back by
+ * `replay`.
+ */
+const keyed = <B, BI, E, R, ER, RR>(
+  tenant: Tenant.Tenant,
+  options: WriteOptions | undefined,
+  operation: string,
+  request: unknown,
+  encode: Schema.Schema<B, BI>,
+  write: (claim: Option.Option<Claim>) => Effect.Effect<Written<B>, E, R>,
+  replay: (tenant: Tenant.Tenant, key: string, response: StoredResponse) => Effect.Effect<B, ER, RR>
+) =>
+  Effect.gen(function* () {
+    const key = yield* checkedKey(options)
+    if (Option.isNone(key)) return (yield* write(Option.none())).value
+    const ran = yield* Keyed.run(
+      tenant,
+      key.value,
+      Fingerprint.fingerprint(operation, request),
+      (claim) => write(Option.some(claim)),
+      {
+        response: (value) => ({
+          status: 200,
+          body: Schema.encodeSync(encode)(value) as StoredResponse["body"]
+        }),
+        isStored: (error) => isStored(error as Parameters<typeof isStored>[0])
+      }
+    )
+    return ran._tag === "Ran" ? ran.value : yield* replay(tenant, key.value, ran.response)
+  })
+
+/**
+ * A write of `input` (checked by `schema`) for `tenant`, the request being `operation` with
+ * that input: `keyed`.
+ */
+const writing =
+  <A, I, B, BI, E, R, ER, RR>(
+    operation: string,
+    schema: Schema.Schema<A, I>,
+    encode: Schema.Schema<B, BI>,
+    write: (
+      tenant: Tenant.Tenant,
+      input: A,
+      claim: Option.Option<Claim>
+    ) => Effect.Effect<Written<B>, E, R>,
+    replay: (
+      tenant: Tenant.Tenant,
+      key: string,
+      response: StoredResponse
+    ) => Effect.Effect<B, ER, RR>
+  ) =>
+  (tenant: Tenant.Tenant, input: A, options?: WriteOptions) =>
+    Effect.gen(function* () {
+      const valid = yield* checked(schema, input)
+      const request = yield* Effect.orDie(Schema.encode(schema)(valid))
+      return yield* keyed(
+        tenant,
+        options,
+        operation,
+        request,
+        encode,
+        (claim) => write(tenant, valid, claim),
+        replay
+      )
+    })
+
+/**
+ * An approval of the held change `id` by `options.by` (`operation` its request, `{id}` its
+ * body): `writing`, its answer replayed under a key.
+ */
+const approving =
+  <B, BI, E, R>(
+    operation: string,
+    body: Schema.Schema<{ readonly id: string }, { readonly id: string }>,
+    answer: Schema.Schema<B, BI>,
+    approve: (
+      tenant: Tenant.Tenant,
+      id: string,
+      by: string,
+      claim: Option.Option<Claim>
+    ) => Effect.Effect<Written<B>, E, R>
+  ) =>
+  (tenant: Tenant.Tenant, id: string, options: ApproveOptions) =>
+    writing(
+      operation,
+      body,
+      answer,
+      (t, valid, claim) => approve(t, valid.id, options.by, claim),
+      Replays.success(answer)
+    )(tenant, { id }, options)
+
+/** A page of stored records as the wire shows them; an unknown cursor is the caller's error. */
+const page = <S, W, R>(
+  listed: Effect.Effect<
+    Page.Page<S>,
+    { readonly _tag: "RecordNotFound"; readonly id: string } | StorageError,
+    R
+  >,
+  toWire: (record: S) => W,
+  request: Page.PageRequest,
+  what: string
+) =>
+  listed.pipe(
+    Effect.map((found) => ({ data: found.data.map(toWire), hasMore: found.hasMore })),
+    Effect.catchTag("RecordNotFound", (e) =>
+      Effect.fail(
+        new InvalidInput.InvalidInput({
+          code: "parameter_invalid",
+          param: request.startingAfter === undefined ? "endingBefore" : "startingAfter",
+          message: `No such ${what}: '${e.id}'; a cursor names a ${what} of the same account and mode.`
+        })
+      )
+    )
+  )
+
+type Services =
+  | AccountRepository
+  | ChargeRepository
+  | ComplianceRules
+  | EventRepository
+  | FeeConfigRepository
+  | IdempotencyRepository
+  | Ids
+  | PaymentProcessors
+  | ProcessorConfigRepository
+  | Signer
+  | Transactions
+  | WebhookEndpointRepository
+
+/** The service over the services it runs on (the waking ones of the dispatcher's layer). */
+export const make = Effect.gen(function* () {
+  const context = yield* Effect.context<Services>()
+  const run = <A, E>(effect: Effect.Effect<A, E, Services>) => Effect.provide(effect, context)
+  const charges = yield* ChargeRepository
+  const endpoints = yield* WebhookEndpointRepository
+
+  const createChargeKeyed = writing(
+    "POST /v1/charges",
+    ChargeCreate.ChargeCreate,
+    Charge.Charge,
+    createCharge,
+    Replays.charge
+  )
+  const createRefundKeyed = writing(
+    "POST /v1/refunds",
+    RefundCreate.RefundCreate,
+    Refund.Refund,
+    createRefund,
+    Replays.refund
+  )
+  const createEndpointKeyed = writing(
+    "POST /v1/webhook-endpoints",
+    WebhookEndpointCreate.WebhookEndpointCreate,
+    WebhookEndpoint.WebhookEndpoint,
+    createWebhookEndpoint,
+    Replays.success(WebhookEndpoint.WebhookEndpoint)
+  )
+
+  return LevyService.of({
+    accounts: {
+      // The account's id is fresh: a clash is a defect.
+      create: (name) => run(Effect.catchTag(Accounts.create(name), "DuplicateRecord", Effect.die))
+    },
+    estimates: {
+      create: (tenant, input) =>
+        run(
+          Effect.flatMap(checked(EstimateRequest.EstimateRequest, input), (valid) =>
+            createEstimate(tenant, valid)
+          )
+        )
+    },
+    charges: {
+      create: (tenant, input, options) => run(createChargeKeyed(tenant, input, options)),
+      retrieve: (tenant, id) => run(Effect.map(TenantCharge.get(tenant, id), ChargeWire.toWire)),
+      update: (tenant, id, input, options) =>
+        run(
+          writing(
+            `POST /v1/charges/${id}`,
+            ChargeUpdate.ChargeUpdate,
+            Charge.Charge,
+            (t, valid, claim) => updateCharge(t, id, valid, claim),
+            Replays.success(Charge.Charge)
+          )(tenant, input, options)
+        ),
+      list: (tenant, request = {}) =>
+        page(charges.list(tenant, request), ChargeWire.toWire, request, "charge")
+    },
+    refunds: {
+      create: (tenant, input, options) => run(createRefundKeyed(tenant, input, options))
+    },
+    feeConfig: {
+      retrieve: (tenant) => run(retrieveFeeConfig(tenant)),
+      update: (tenant, input, options) =>
+        run(
+          writing(
+            "POST /v1/fee-configs",
+            FeeConfigUpdate.FeeConfigUpdate,
+            FeeConfig.FeeConfig,
+            (t, valid, claim) => updateFeeConfig(t, valid, options?.by ?? IN_PROCESS, claim),
+            Replays.success(FeeConfig.FeeConfig)
+          )(tenant, input, options)
+        ),
+      approve: (tenant, id, options) =>
+        run(
+          approving(
+            "POST /v1/fee-configs/pending/approve",
+            FeeConfigApprove.FeeConfigApprove,
+            FeeConfig.FeeConfig,
+            approveFeeChange
+          )(tenant, id, options)
+        ),
+      cancel: (tenant, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            "POST /v1/fee-configs/pending/cancel",
+            null,
+            FeeConfig.FeeConfig,
+            (claim) => cancelFeeChange(tenant, options?.by ?? IN_PROCESS, claim),
+            Replays.success(FeeConfig.FeeConfig)
+          )
+        )
+    },
+    webhookEndpoints: {
+      create: (tenant, input, options) => run(createEndpointKeyed(tenant, input, options)),
+      retrieve: (tenant, id) => run(retrieveWebhookEndpoint(tenant, id)),
+      list: (tenant, request = {}) =>
+        page(
+          endpoints.list(tenant, request),
+          (e) => EndpointWire.endpoint(e),
+          request,
+          "webhook endpoint"
+        ),
+      update: (tenant, id, input, options) =>
+        run(
+          writing(
+            `POST /v1/webhook-endpoints/${id}`,
+            WebhookEndpointUpdate.WebhookEndpointUpdate,
+            WebhookEndpoint.WebhookEndpoint,
+            (t, valid, claim) => updateWebhookEndpoint(t, id, valid, claim),
+            Replays.success(WebhookEndpoint.WebhookEndpoint)
+          )(tenant, input, options)
+        ),
+      delete: (tenant, id, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            `DELETE /v1/webhook-endpoints/${id}`,
+            null,
+            WebhookEndpoint.DeletedWebhookEndpoint,
+            (claim) => deleteWebhookEndpoint(tenant, id, claim),
+            Replays.success(WebhookEndpoint.DeletedWebhookEndpoint)
+          )
+        ),
+      rollSecret: (tenant, id, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            `POST /v1/webhook-endpoints/${id}/roll-secret`,
+            null,
+            WebhookEndpoint.WebhookEndpoint,
+            (claim) => rollWebhookSecret(tenant, id, claim),
+            Replays.success(WebhookEndpoint.WebhookEndpoint)
+          )
+        )
+    },
+    processorConfig: {
+      save: (tenant, input, options) =>
+        run(
+          writing(
+            "POST /v1/processor-config",
+            ProcessorConfigCreate.ProcessorConfigCreate,
+            ProcessorConfig.ProcessorConfig,
+            (t, valid, claim) =>
+              saveProcessorConfig(t, valid, { by: options?.by ?? IN_PROCESS }, claim),
+            Replays.success(ProcessorConfig.ProcessorConfig)
+          )(tenant, input, options)
+        ),
+      retrieve: (tenant) => run(retrieveProcessorConfig(tenant)),
+      delete: (tenant, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            "DELETE /v1/processor-config",
+            null,
+            ProcessorConfig.DeletedProcessorConfig,
+            (claim) => deleteProcessorConfig(tenant, { by: options?.by ?? IN_PROCESS }, claim),
+            Replays.success(ProcessorConfig.DeletedProcessorConfig)
+          )
+        ),
+      retrievePending: (tenant) => run(retrievePendingProcessorChange(tenant)),
+      approve: (tenant, id, options) =>
+        run(
+          approving(
+            "POST /v1/processor-config/pending/approve",
+            ProcessorConfigApprove.ProcessorConfigApprove,
+            ProcessorConfig.ProcessorConfigChange,
+            approveProcessorChange
+          )(tenant, id, options)
+        ),
+      cancel: (tenant, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            "POST /v1/processor-config/pending/cancel",
+            null,
+            ProcessorConfig.ProcessorConfigChange,
+            (claim) => cancelProcessorChange(tenant, claim),
+            Replays.success(ProcessorConfig.ProcessorConfigChange)
+          )
+        )
+    }
+  })
+})
+
+/** Settings of `layerWith`. */
+export interface Options {
+  /** Webhook delivery settings over the production defaults. */
+  readonly webhooks?: Partial<DispatcherConfig>
+  /**
+   * Where each processor's API is when not at its own address (a proxy, a local fake):
+   * `{ stripe: "http://…" }`, as `levy serve` reads `LEVY_STRIPE_API_BASE_URL`.
+   */
+  readonly processorApiBaseUrls?: ApiBaseUrls.Urls
+}
+
+/**
+ * The service and its background work, over the store (`Storage.Repositories` and `Ids`); the
+ * recovery sweeper reads `LEVY_RECOVERY_INTERVAL` and the housekeeping `LEVY_RETENTION_DAYS`
+ * (a bad value fails the layer: `ConfigError`).
+ */
+export const layerWith = (
+  options: Options = {}
+): Layer.Layer<LevyService, ConfigError.ConfigError, Storage.Repositories | Ids> => {
+  const service = EngineServices.provide(
+    Layer.effect(LevyService, make),
+    DispatcherLayer.layer(options.webhooks)
+  )
+  const urls = options.processorApiBaseUrls
+  return urls === undefined
+    ? service
+    : service.pipe(Layer.provide(Layer.succeed(ApiBaseUrls.ProcessorApiBaseUrls, urls)))
+}
+
+/** `layerWith` the defaults. */
+export const layer = layerWith()
+
+/**
+ * A store to run the service on, as `levy serve --store … --data-dir …` takes it:
+ * `{ store: "memory" }`, `{ store: "embedded", dataDir }` (PGlite in `<dataDir>/data`, the
+ * key file `<dataDir>/secret.key`; `dataDir` defaults to `.levy`) or
+ * `{ store: "postgres", databaseUrl }`; SQL stores migrate when the layer is built. Any layer
+ * of `Storage.Repositories` and `Ids` does as well.
+ */
+export const store = (options: Store.Choice) => Store.layer(options)
