@@ -48,4 +48,16 @@ describe("ChargeWire", () => {
     expect(wire.transactions).toHaveLength(2)
     expect("description" in wire).toBe(false)
   })
+
+  it("reads a stored row's details by schema: one that does not read back is named, not passed on", () => {
+    const good = stored()
+    expect(ChargeWire.detailsOf(good)).toStrictEqual(good.details)
+    const broken = stored({ details: { source: "tok_visa", billingMode: "weekly", adjustment: 0 } })
+    expect(() => ChargeWire.detailsOf(broken)).toThrow(
+      /charge ch_1: stored details do not read back/
+    )
+    expect(() => ChargeWire.toWire(stored({ feeBreakdown: { percentage: "2.9" } }))).toThrow(
+      /charge ch_1/
+    )
+  })
 })

@@ -55,7 +55,7 @@ const processorMetadata = (charge: Stored): Record<string, string> => ({
 
 /** What to collect for a pending charge: its stored amounts, never a new quote. */
 export const planOf = (charge: StoredCharge, resumed: boolean): Collect.Plan => {
-  const details = charge.details as unknown as ChargeWire.Details
+  const details = ChargeWire.detailsOf(charge)
   return {
     key: charge.processorKey ?? `levy_${charge.id}`,
     source: details.source,

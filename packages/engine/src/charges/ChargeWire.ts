@@ -4,23 +4,62 @@
  * their wire form, and `details` = {source, billingMode, feeStructure, adjustment,
  * transactions?, configured?}.
  */
-import type { Charge as Wire } from "@levy/api"
+import { Charge as Wire } from "@levy/api"
 import type { JsonObject, NewCharge, Charge as Stored } from "@levy/storage"
+import { Schema } from "effect"
 
-/** What `details` holds. */
-export interface Details {
-  readonly source: string
-  readonly billingMode: Wire.Charge["billingMode"]
-  readonly feeStructure: Wire.Charge["feeStructure"]
-  readonly adjustment: number
-  readonly transactions?: ReadonlyArray<Wire.Transaction> | undefined
-  /** Absent on charges stored before it existed. */
-  readonly configured?: Wire.Charge["configured"]
-  /** The card as the processor described it; absent on charges stored before it existed. */
-  readonly card?: Wire.Charge["card"]
+const fields = Wire.Charge.fields
+
+/**
+ * What `details` holds. `configured` and `card` are absent on charges stored before they
+ * existed; `transactions` until the charge is collected.
+ */
+const DetailsSchema = Schema.Struct({
+  source: Schema.String,
+  billingMode: fields.billingMode,
+  feeStructure: fields.feeStructure,
+  adjustment: fields.adjustment,
+  transactions: fields.transactions,
+  configured: fields.configured,
+  card: fields.card
+})
+export type Details = typeof DetailsSchema.Type
+
+/** The wire's JSON columns, checked as `toStored` wrote them (the decoded side of each schema). */
+const Columns = Schema.Struct({
+  details: DetailsSchema,
+  feeBreakdown: fields.feeBreakdown,
+  compliance: fields.compliance
+})
+type Columns = typeof Columns.Type
+
+const validateColumns = Schema.validateSync(Columns)
+
+/** Each stored charge's columns, checked once (a charge row is immutable once read). */
+const checked = new WeakMap<Stored, Columns>()
+
+/**
+ * A stored charge's JSON columns, checked against the wire's schemas: a row this store
+ * cannot read back is a defect, reported with the charge's id, never passed on unchecked.
+ */
+const columnsOf = (charge: Stored): Columns => {
+  const known = checked.get(charge)
+  if (known !== undefined) return known
+  let columns: Columns
+  try {
+    columns = validateColumns(charge)
+  } catch (error) {
+    throw new Error(`charge ${charge.id}: stored details do not read back: ${String(error)}`)
+  }
+  checked.set(charge, columns)
+  return columns
 }
 
-const json = (value: object): JsonObject => value as unknown as JsonObject
+/** What a stored charge's `details` holds. */
+export const detailsOf = (charge: Stored): Details => columnsOf(charge).details
+
+/** A JSON column's value: the schemas above only admit JSON values. */
+const json = (value: object): JsonObject => value as JsonObject
 
 /** The stored record of a new charge. */
 export const toStored = (
@@ -60,7 +99,7 @@ export const toStored = (
 
 /** The wire charge of a stored one (its JSON columns were written by `toStored`). */
 export const toWire = (c: Stored): Wire.Charge => {
-  const details = c.details as unknown as Details
+  const { details, feeBreakdown, compliance } = columnsOf(c)
   return {
     id: c.id,
     object: "charge",
@@ -77,9 +116,9 @@ export const toWire = (c: Stored): Wire.Charge => {
     region: c.region,
     cardType: c.cardType as Wire.Charge["cardType"],
     feeStructure: details.feeStructure,
-    feeBreakdown: c.feeBreakdown as unknown as Wire.Charge["feeBreakdown"],
+    feeBreakdown,
     adjustment: details.adjustment,
-    compliance: c.compliance as unknown as Wire.Charge["compliance"],
+    compliance,
     ...(details.configured === undefined ? {} : { configured: details.configured }),
     ...(c.failureCode === null ? {} : { failureCode: c.failureCode }),
     ...(c.failureMessage === null ? {} : { failureMessage: c.failureMessage }),

@@ -17,7 +17,7 @@ import {
 } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as ChargePhases from "../charges/ChargePhases.js"
-import type * as ChargeWire from "../charges/ChargeWire.js"
+import * as ChargeWire from "../charges/ChargeWire.js"
 import type { PaymentFailed, PaymentSucceeded } from "../processors/PaymentProcessor.js"
 import type { Change } from "./Change.js"
 
@@ -57,7 +57,7 @@ export const apply = (
     if (Option.isNone(found)) return "unknown_payment"
     const charge = found.value
     if (charge.status !== "pending") return "known"
-    const details = charge.details as unknown as ChargeWire.Details
+    const details = ChargeWire.detailsOf(charge)
     if (details.billingMode === "separate") {
       yield* Effect.logInfo("a separate charge's payment outcome is left to recovery", {
         charge: charge.id,

@@ -102,7 +102,7 @@ const settlePending = (refund: StoredRefund, charge: StoredCharge, n: RefundMade
 
 /** Which payment of a `separate` charge was refunded; undefined for `direct` billing. */
 const feePaymentOf = (charge: StoredCharge, paymentReference: string): boolean | undefined => {
-  const details = charge.details as unknown as ChargeWire.Details
+  const details = ChargeWire.detailsOf(charge)
   if (details.billingMode !== "separate") return undefined
   return details.transactions?.find((t) => t.reference === paymentReference)?.part === "fee"
 }

@@ -40,7 +40,7 @@ interface Part {
 
 /** The payment a part of the charge was collected in (`amount` or `fee`). */
 const referenceOf = (charge: StoredCharge, part: "amount" | "fee") => {
-  const details = charge.details as unknown as ChargeWire.Details
+  const details = ChargeWire.detailsOf(charge)
   return (
     details.transactions?.find((t) => t.part === part)?.reference ??
     charge.processorReference ??
@@ -51,7 +51,7 @@ const referenceOf = (charge: StoredCharge, part: "amount" | "fee") => {
 /** The processor calls of a refund: one for `direct` billing, one per payment for `separate`. */
 export const partsOf = (refund: StoredRefund, charge: StoredCharge): ReadonlyArray<Part> => {
   const key = refund.processorKey ?? `levy_${refund.id}`
-  const separate = (charge.details as unknown as ChargeWire.Details).billingMode === "separate"
+  const separate = ChargeWire.detailsOf(charge).billingMode === "separate"
   if (!separate) {
     return [
       {
