@@ -14,8 +14,8 @@
  *   each run) and how many of them the budget left undecided.
  */
 import { ComplianceRules, Estimate, FeeSchedule, Ruleset } from "@levy/core"
-import * as Config from "@levy/engine/feeConfigs/Config.js"
-import { decide } from "@levy/engine/feeConfigs/FeeRaise.js"
+import * as Config from "../src/feeConfigs/Config.js"
+import { decide } from "../src/feeConfigs/FeeRaise.js"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { inChildProcesses, median, opsPerSec, report } from "../../../scripts/benchmark.js"

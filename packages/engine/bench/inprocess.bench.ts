@@ -26,7 +26,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import * as LevyService from "@levy/engine/inprocess/LevyService.js"
+import * as LevyService from "../src/inprocess/LevyService.js"
 import {
   AccountRepository,
   ChargeRepository,
