@@ -3,10 +3,12 @@
  * `Schema.TaggedError` in the Effect error channel with a wire schema (`…Wire`) that
  * encodes it to exactly `{error: {type, code, message, param?}}` and decodes that body back,
  * annotated with its HTTP status, so server, OpenAPI document and client all follow it.
+ * Each class is stated once, by `errorClass`: its tag, `type`, status, default code and
+ * description make both the class and its wire schema.
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type { FeeError } from "@levy/core"
-import { type ParseResult, Schema } from "effect"
+import { type Cause, type ParseResult, Schema } from "effect"
 import * as DecodeMessage from "./DecodeMessage.js"
 
 /** The specification's `error.type` values. */
@@ -26,102 +28,224 @@ export interface ErrorFields {
   readonly param?: string | undefined
 }
 
-const code = (fallback: string) =>
-  Schema.String.pipe(
+/** Every error's own fields; `code` defaults to the class's. */
+const commonFields = (code: string) => ({
+  code: Schema.String.pipe(
     Schema.propertySignature,
-    Schema.withConstructorDefault(() => fallback)
-  )
+    Schema.withConstructorDefault(() => code)
+  ),
+  message: Schema.String,
+  param: Schema.optional(Schema.String)
+})
+
+type Fields<Tag extends string, Extra extends Schema.Struct.Fields> = {
+  readonly _tag: Schema.tag<Tag>
+} & ReturnType<typeof commonFields> &
+  Extra
+
+/** The body of an error on the wire: `{error: {type, code, message, param?, …extra}}`. */
+export type WireBody<Type extends ErrorType, Extra extends Schema.Struct.Fields> = {
+  readonly error: {
+    readonly type: Type
+    readonly code: string
+    readonly message: string
+    readonly param?: string
+  } & Schema.Struct.Encoded<Extra>
+}
+
+/** An error class of the API: a `Schema.TaggedError` with its `type`, status and wire schema. */
+export interface ErrorClass<
+  Self,
+  Tag extends string,
+  Type extends ErrorType,
+  Status extends number,
+  Extra extends Schema.Struct.Fields
+> extends Schema.Class<
+    Self,
+    Fields<Tag, Extra>,
+    Schema.Struct.Encoded<Fields<Tag, Extra>>,
+    never,
+    Schema.Struct.Constructor<Omit<Fields<Tag, Extra>, "_tag">>,
+    { readonly type: Type; readonly status: Status },
+    Cause.YieldableError
+  > {
+  readonly _tag: Tag
+  /** The error on the wire: the spec's body outside, the class inside, annotated with its status. */
+  readonly wire: Schema.Schema<Self, WireBody<Type, Extra>>
+}
+
+/** What states an error class besides its tag. */
+interface Spec<Type extends ErrorType, Status extends number, Extra extends Schema.Struct.Fields> {
+  readonly type: Type
+  readonly status: Status
+  /** The `code` when the error is made without one. */
+  readonly code: string
+  /** The error's description in the OpenAPI document. */
+  readonly description: string
+  /** Optional fields besides `param`, on the class and in its body alike. */
+  readonly fields?: Extra
+}
+
+/** The body schema of an error of `type`, named `${tag}Body` in the OpenAPI document. */
+const bodyOf = (type: ErrorType, tag: string, extra: Schema.Struct.Fields) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      type: Schema.Literal(type),
+      code: Schema.String.annotations({ description: "Machine-readable code." }),
+      message: Schema.String.annotations({ description: "Human-readable text." }),
+      param: Schema.optional(
+        Schema.String.annotations({ description: "The offending parameter, when there is one." })
+      ),
+      ...extra
+    })
+  }).annotations({ identifier: `${tag}Body` })
+
+/** The values of `keys` that `from` has, in that order (an absent optional field stays absent). */
+const present = (
+  from: Readonly<Record<string, unknown>>,
+  keys: ReadonlyArray<string>
+): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key]
+  return out
+}
+
+type Made = (new (fields: object) => ErrorFields) & Schema.Schema<ErrorFields>
+
+/** The wire schema of `Class` (a subclass of an `errorClass`), which its decode constructs. */
+const wireOf = (
+  Class: Made,
+  tag: string,
+  { type, status, description, fields = {} }: Spec<ErrorType, number, Schema.Struct.Fields>
+) => {
+  const optional = ["param", ...Object.keys(fields)]
+  return Schema.transform(bodyOf(type, tag, fields), Schema.typeSchema(Class), {
+    strict: false,
+    decode: ({ error }) =>
+      new Class({ code: error.code, message: error.message, ...present(error, optional) }),
+    encode: (e) => ({
+      error: {
+        type,
+        code: e.code,
+        message: e.message,
+        ...present(e as unknown as Record<string, unknown>, optional)
+      }
+    })
+  }).annotations({ ...HttpApiSchema.annotations({ status }), description })
+}
+
+const wires = new WeakMap<Made, Schema.Schema.Any>()
+
+/** `Class`'s wire schema, made once: the API and the client must share one schema object. */
+const wireFor = (Class: Made, tag: string, spec: Spec<ErrorType, number, Schema.Struct.Fields>) => {
+  let wire = wires.get(Class)
+  if (wire === undefined) {
+    wire = wireOf(Class, tag, spec)
+    wires.set(Class, wire)
+  }
+  return wire
+}
+
+/**
+ * The error class `tag`, as `class X extends errorClass<X>()("X", {…}) {}`: a
+ * `Schema.TaggedError` whose instances carry `type` and `status` (on the prototype, so they
+ * are no fields of the error: not encoded, not compared), and whose `wire` is its wire schema,
+ * built for the subclass (`this`), so a decoded error is an instance of it.
+ */
+const errorClass =
+  <Self = never>() =>
+  <
+    const Tag extends string,
+    const Type extends ErrorType,
+    const Status extends number,
+    Extra extends Schema.Struct.Fields = {}
+  >(
+    tag: Tag,
+    spec: Spec<Type, Status, Extra>
+  ): ErrorClass<Self, Tag, Type, Status, Extra> => {
+    const Tagged = Schema.TaggedError<Self>()(tag, {
+      ...commonFields(spec.code),
+      ...spec.fields
+    }) as unknown as new (
+      fields: object
+    ) => object
+    class Base extends Tagged {
+      static get wire() {
+        // biome-ignore lint/complexity/noThisInStatic: the subclass, whose instances the wire decodes to
+        return wireFor(this as unknown as Made, tag, spec)
+      }
+    }
+    Object.defineProperties(Base.prototype, {
+      type: { value: spec.type },
+      status: { value: spec.status }
+    })
+    return Base as unknown as ErrorClass<Self, Tag, Type, Status, Extra>
+  }
 
 /** 400: invalid parameters; `param` names the offending one. */
-export class InvalidRequestError extends Schema.TaggedError<InvalidRequestError>()(
-  "InvalidRequestError",
-  { code: code("parameter_invalid"), message: Schema.String, param: Schema.optional(Schema.String) }
-) {
-  get type(): "invalid_request_error" {
-    return "invalid_request_error"
-  }
-  get status(): 400 {
-    return 400
-  }
-}
+export class InvalidRequestError extends errorClass<InvalidRequestError>()("InvalidRequestError", {
+  type: "invalid_request_error",
+  status: 400,
+  code: "parameter_invalid",
+  description: "Invalid parameters; `param` names the offending one."
+}) {}
 
 /** 401: a missing, malformed or unknown API key. */
-export class AuthenticationError extends Schema.TaggedError<AuthenticationError>()(
-  "AuthenticationError",
-  { code: code("invalid_api_key"), message: Schema.String, param: Schema.optional(Schema.String) }
-) {
-  get type(): "authentication_error" {
-    return "authentication_error"
-  }
-  get status(): 401 {
-    return 401
-  }
-}
+export class AuthenticationError extends errorClass<AuthenticationError>()("AuthenticationError", {
+  type: "authentication_error",
+  status: 401,
+  code: "invalid_api_key",
+  description: "Missing or invalid API key."
+}) {}
 
 /** 402: the card was declined; `declineCode` is the processor's reason, `charge` the failed charge. */
-export class CardError extends Schema.TaggedError<CardError>()("CardError", {
-  code: code("card_declined"),
-  message: Schema.String,
-  param: Schema.optional(Schema.String),
-  declineCode: Schema.optional(Schema.String),
-  charge: Schema.optional(Schema.String)
-}) {
-  get type(): "card_error" {
-    return "card_error"
+export class CardError extends errorClass<CardError>()("CardError", {
+  type: "card_error",
+  status: 402,
+  code: "card_declined",
+  description: "The card was declined.",
+  fields: {
+    declineCode: Schema.optional(
+      Schema.String.annotations({ description: "The processor's decline reason." })
+    ),
+    charge: Schema.optional(
+      Schema.String.annotations({
+        description: "Id of the failed charge, stored with status failed."
+      })
+    )
   }
-  get status(): 402 {
-    return 402
-  }
-}
+}) {}
 
 /** 403: the key lacks the permission (a publishable key outside its three endpoints). */
-export class PermissionError extends Schema.TaggedError<PermissionError>()("PermissionError", {
-  code: code("permission_denied"),
-  message: Schema.String,
-  param: Schema.optional(Schema.String)
-}) {
-  get type(): "invalid_request_error" {
-    return "invalid_request_error"
-  }
-  get status(): 403 {
-    return 403
-  }
-}
+export class PermissionError extends errorClass<PermissionError>()("PermissionError", {
+  type: "invalid_request_error",
+  status: 403,
+  code: "permission_denied",
+  description: "The API key lacks the permission for this request."
+}) {}
 
 /** 404: no such resource in this account and mode, or no such route. */
-export class NotFoundError extends Schema.TaggedError<NotFoundError>()("NotFoundError", {
-  code: code("resource_missing"),
-  message: Schema.String,
-  param: Schema.optional(Schema.String)
-}) {
-  get type(): "invalid_request_error" {
-    return "invalid_request_error"
-  }
-  get status(): 404 {
-    return 404
-  }
-}
+export class NotFoundError extends errorClass<NotFoundError>()("NotFoundError", {
+  type: "invalid_request_error",
+  status: 404,
+  code: "resource_missing",
+  description: "No such resource."
+}) {}
 
 /** The 404 for an object that is not in this account and mode, naming the parameter that held its id. */
 export const noSuch = (entity: string, id: string, param = "id"): NotFoundError =>
   new NotFoundError({ message: `No such ${entity}: '${id}'`, param })
 
 /** 405: the path exists but not with this method. */
-export class MethodNotAllowedError extends Schema.TaggedError<MethodNotAllowedError>()(
+export class MethodNotAllowedError extends errorClass<MethodNotAllowedError>()(
   "MethodNotAllowedError",
   {
-    code: code("method_not_allowed"),
-    message: Schema.String,
-    param: Schema.optional(Schema.String)
+    type: "invalid_request_error",
+    status: 405,
+    code: "method_not_allowed",
+    description: "The path does not accept this method."
   }
-) {
-  get type(): "invalid_request_error" {
-    return "invalid_request_error"
-  }
-  get status(): 405 {
-    return 405
-  }
-}
+) {}
 
 /**
  * 409: a conflict with the state of the account: a request with the same Idempotency-Key is
@@ -130,76 +254,50 @@ export class MethodNotAllowedError extends Schema.TaggedError<MethodNotAllowedEr
  * `fee_config_contended`, docs/design.md §6; `processor_config_change_stale`,
  * `processor_config_contended`, docs/design.md §4).
  */
-export class IdempotencyError extends Schema.TaggedError<IdempotencyError>()("IdempotencyError", {
-  code: code("idempotency_key_in_use"),
-  message: Schema.String,
-  param: Schema.optional(Schema.String)
-}) {
-  get type(): "invalid_request_error" {
-    return "invalid_request_error"
-  }
-  get status(): 409 {
-    return 409
-  }
-}
+export class IdempotencyError extends errorClass<IdempotencyError>()("IdempotencyError", {
+  type: "invalid_request_error",
+  status: 409,
+  code: "idempotency_key_in_use",
+  description: "A request with the same Idempotency-Key is still in progress."
+}) {}
 
 /** 413: the body is larger than 1 MiB (docs/design.md §9). */
-export class PayloadTooLargeError extends Schema.TaggedError<PayloadTooLargeError>()(
+export class PayloadTooLargeError extends errorClass<PayloadTooLargeError>()(
   "PayloadTooLargeError",
-  { code: code("payload_too_large"), message: Schema.String, param: Schema.optional(Schema.String) }
-) {
-  get type(): "invalid_request_error" {
-    return "invalid_request_error"
+  {
+    type: "invalid_request_error",
+    status: 413,
+    code: "payload_too_large",
+    description: "The request body is larger than 1 MiB."
   }
-  get status(): 413 {
-    return 413
-  }
-}
+) {}
 
 /** 429: the key's rate limit is exceeded (the server adds `Retry-After`). */
-export class RateLimitError extends Schema.TaggedError<RateLimitError>()("RateLimitError", {
-  code: code("rate_limit_exceeded"),
-  message: Schema.String,
-  param: Schema.optional(Schema.String)
-}) {
-  get type(): "rate_limit_error" {
-    return "rate_limit_error"
-  }
-  get status(): 429 {
-    return 429
-  }
-}
+export class RateLimitError extends errorClass<RateLimitError>()("RateLimitError", {
+  type: "rate_limit_error",
+  status: 429,
+  code: "rate_limit_exceeded",
+  description: "Too many requests for this API key; see Retry-After."
+}) {}
 
 /** 500: an internal failure; never carries a stack trace. */
-export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
-  code: code("internal_error"),
-  message: Schema.String,
-  param: Schema.optional(Schema.String)
-}) {
-  get type(): "api_error" {
-    return "api_error"
-  }
-  get status(): 500 {
-    return 500
-  }
-}
+export class ApiError extends errorClass<ApiError>()("ApiError", {
+  type: "api_error",
+  status: 500,
+  code: "internal_error",
+  description: "Internal server error."
+}) {}
 
 /** 503: a dependency (store, processor) is unavailable; retry later. */
-export class ServiceUnavailableError extends Schema.TaggedError<ServiceUnavailableError>()(
+export class ServiceUnavailableError extends errorClass<ServiceUnavailableError>()(
   "ServiceUnavailableError",
   {
-    code: code("service_unavailable"),
-    message: Schema.String,
-    param: Schema.optional(Schema.String)
+    type: "api_error",
+    status: 503,
+    code: "service_unavailable",
+    description: "The service is temporarily unavailable; retry later."
   }
-) {
-  get type(): "api_error" {
-    return "api_error"
-  }
-  get status(): 503 {
-    return 503
-  }
-}
+) {}
 
 /**
  * Every error class of the API, listed once: the edge tells the API's own errors from any
@@ -228,182 +326,38 @@ export const isLevyError = (u: unknown): u is LevyError =>
 
 // ---- wire schemas ----------------------------------------------------------
 
-/** The body of an error of `type`: `{error: {type, code, message, param?}}`. */
-const Body = <const T extends ErrorType>(type: T, identifier: string) =>
-  Schema.Struct({
-    error: Schema.Struct({
-      type: Schema.Literal(type),
-      code: Schema.String.annotations({ description: "Machine-readable code." }),
-      message: Schema.String.annotations({ description: "Human-readable text." }),
-      param: Schema.optional(
-        Schema.String.annotations({ description: "The offending parameter, when there is one." })
-      )
-    })
-  }).annotations({ identifier })
-
-const optionalParam = (param: string | undefined): { readonly param?: string } =>
-  param === undefined ? {} : { param }
-
-/** The wire schema of an error class: the spec's body on the outside, the class inside. */
-const wireOf = <Self extends ErrorFields, const T extends ErrorType>(
-  self: Schema.Schema<Self>,
-  make: (fields: ErrorFields) => Self,
-  type: T,
-  status: number,
-  identifier: string,
-  description: string
-) =>
-  Schema.transform(Body(type, `${identifier}Body`), self, {
-    strict: true,
-    decode: ({ error }) =>
-      make({ code: error.code, message: error.message, ...optionalParam(error.param) }),
-    encode: (e) => ({
-      error: { type, code: e.code, message: e.message, ...optionalParam(e.param) }
-    })
-  }).annotations({ ...HttpApiSchema.annotations({ status }), description })
-
 /** InvalidRequestError on the wire (400). */
-export const InvalidRequestErrorWire = wireOf(
-  Schema.typeSchema(InvalidRequestError),
-  (f) => new InvalidRequestError(f),
-  "invalid_request_error",
-  400,
-  "InvalidRequestError",
-  "Invalid parameters; `param` names the offending one."
-)
+export const InvalidRequestErrorWire = InvalidRequestError.wire
 
 /** AuthenticationError on the wire (401). */
-export const AuthenticationErrorWire = wireOf(
-  Schema.typeSchema(AuthenticationError),
-  (f) => new AuthenticationError(f),
-  "authentication_error",
-  401,
-  "AuthenticationError",
-  "Missing or invalid API key."
-)
-
-const CardErrorBody = Schema.Struct({
-  error: Schema.Struct({
-    type: Schema.Literal("card_error"),
-    code: Schema.String,
-    message: Schema.String,
-    param: Schema.optional(Schema.String),
-    declineCode: Schema.optional(
-      Schema.String.annotations({ description: "The processor's decline reason." })
-    ),
-    charge: Schema.optional(
-      Schema.String.annotations({
-        description: "Id of the failed charge, stored with status failed."
-      })
-    )
-  })
-}).annotations({ identifier: "CardErrorBody" })
+export const AuthenticationErrorWire = AuthenticationError.wire
 
 /** CardError on the wire (402), with `declineCode` and `charge` when known. */
-export const CardErrorWire = Schema.transform(CardErrorBody, Schema.typeSchema(CardError), {
-  strict: true,
-  decode: ({ error }) =>
-    new CardError({
-      code: error.code,
-      message: error.message,
-      ...optionalParam(error.param),
-      ...(error.declineCode === undefined ? {} : { declineCode: error.declineCode }),
-      ...(error.charge === undefined ? {} : { charge: error.charge })
-    }),
-  encode: (e) => ({
-    error: {
-      type: "card_error" as const,
-      code: e.code,
-      message: e.message,
-      ...optionalParam(e.param),
-      ...(e.declineCode === undefined ? {} : { declineCode: e.declineCode }),
-      ...(e.charge === undefined ? {} : { charge: e.charge })
-    }
-  })
-}).annotations({
-  ...HttpApiSchema.annotations({ status: 402 }),
-  description: "The card was declined."
-})
+export const CardErrorWire = CardError.wire
 
 /** PermissionError on the wire (403). */
-export const PermissionErrorWire = wireOf(
-  Schema.typeSchema(PermissionError),
-  (f) => new PermissionError(f),
-  "invalid_request_error",
-  403,
-  "PermissionError",
-  "The API key lacks the permission for this request."
-)
+export const PermissionErrorWire = PermissionError.wire
 
 /** NotFoundError on the wire (404). */
-export const NotFoundErrorWire = wireOf(
-  Schema.typeSchema(NotFoundError),
-  (f) => new NotFoundError(f),
-  "invalid_request_error",
-  404,
-  "NotFoundError",
-  "No such resource."
-)
+export const NotFoundErrorWire = NotFoundError.wire
 
 /** MethodNotAllowedError on the wire (405). */
-export const MethodNotAllowedErrorWire = wireOf(
-  Schema.typeSchema(MethodNotAllowedError),
-  (f) => new MethodNotAllowedError(f),
-  "invalid_request_error",
-  405,
-  "MethodNotAllowedError",
-  "The path does not accept this method."
-)
+export const MethodNotAllowedErrorWire = MethodNotAllowedError.wire
 
 /** IdempotencyError on the wire (409). */
-export const IdempotencyErrorWire = wireOf(
-  Schema.typeSchema(IdempotencyError),
-  (f) => new IdempotencyError(f),
-  "invalid_request_error",
-  409,
-  "IdempotencyError",
-  "A request with the same Idempotency-Key is still in progress."
-)
+export const IdempotencyErrorWire = IdempotencyError.wire
 
 /** PayloadTooLargeError on the wire (413). */
-export const PayloadTooLargeErrorWire = wireOf(
-  Schema.typeSchema(PayloadTooLargeError),
-  (f) => new PayloadTooLargeError(f),
-  "invalid_request_error",
-  413,
-  "PayloadTooLargeError",
-  "The request body is larger than 1 MiB."
-)
+export const PayloadTooLargeErrorWire = PayloadTooLargeError.wire
 
 /** RateLimitError on the wire (429). */
-export const RateLimitErrorWire = wireOf(
-  Schema.typeSchema(RateLimitError),
-  (f) => new RateLimitError(f),
-  "rate_limit_error",
-  429,
-  "RateLimitError",
-  "Too many requests for this API key; see Retry-After."
-)
+export const RateLimitErrorWire = RateLimitError.wire
 
 /** ApiError on the wire (500). */
-export const ApiErrorWire = wireOf(
-  Schema.typeSchema(ApiError),
-  (f) => new ApiError(f),
-  "api_error",
-  500,
-  "ApiError",
-  "Internal server error."
-)
+export const ApiErrorWire = ApiError.wire
 
 /** ServiceUnavailableError on the wire (503). */
-export const ServiceUnavailableErrorWire = wireOf(
-  Schema.typeSchema(ServiceUnavailableError),
-  (f) => new ServiceUnavailableError(f),
-  "api_error",
-  503,
-  "ServiceUnavailableError",
-  "The service is temporarily unavailable; retry later."
-)
+export const ServiceUnavailableErrorWire = ServiceUnavailableError.wire
 
 /** Every error's wire schema; encodes any `LevyError` (decode by status, not with this union). */
 export const LevyErrorWire = Schema.Union(

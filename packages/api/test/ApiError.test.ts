@@ -245,6 +245,18 @@ describe("error wire schemas", () => {
     expect(Object.keys(body.error)).toStrictEqual(["type", "code", "message"])
   })
 
+  it("keeps type and status on the class, out of the error's own fields", () => {
+    const error = new ApiError.PermissionError({ message: "no" })
+    expect([error.type, error.status]).toStrictEqual(["invalid_request_error", 403])
+    expect(Object.keys(error)).not.toContain("type")
+    expect(Object.keys(error)).not.toContain("status")
+    expect(Schema.encodeSync(ApiError.PermissionError)(error)).toStrictEqual({
+      _tag: "PermissionError",
+      code: "permission_denied",
+      message: "no"
+    })
+  })
+
   it("a body of another type does not decode as this error", () => {
     const cardBody = { error: { type: "card_error", code: "card_declined", message: "declined" } }
     expect(Schema.decodeUnknownEither(ApiError.InvalidRequestErrorWire)(cardBody)._tag).toBe("Left")

@@ -1,16 +1,16 @@
 /**
  * The handlers of one group of the contract (`ServerApi`), as a service the edge serves
- * (http/Edge.ts). Written with the same typed builder as `HttpApiBuilder.group`
- * (`handlers.handle("create", ({ payload }) => …)`, every endpoint required, its request,
- * success and errors typed by the contract), but kept as plain functions: the edge decodes and
- * encodes with the contract's schemas itself and calls them, with no router between.
+ * (http/Edge.ts). Written with `HttpApiBuilder.group` itself (`handlers.handle("create",
+ * ({ payload }) => …)`, every endpoint required, its request, success and errors typed by the
+ * contract, `{ uninterruptible: true }` honoured), but served as plain functions: the edge
+ * decodes and encodes with the contract's schemas itself and calls them, with no router
+ * between (docs/performance.md).
  */
 import type * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import { Chunk, Context, Effect, Layer, type Scope } from "effect"
-import { pipeArguments } from "effect/Pipeable"
+import { Context, Effect, Layer, Scope } from "effect"
 import { ServerApi } from "./ServerApi.js"
 
 type Api = typeof ServerApi
@@ -66,44 +66,22 @@ export const tagOf = <Name extends string>(
   return tag as Context.Tag<Served<Name>, GroupHandlers>
 }
 
-const builderProto = {
-  [HttpApiBuilder.HandlersTypeId]: { _Endpoints: (a: unknown) => a },
-  pipe() {
-    // biome-ignore lint/complexity/noArguments: Pipeable's contract
-    return pipeArguments(this, arguments)
-  },
-  handle(
-    this: { group: HttpApiGroup.HttpApiGroup.AnyWithProps; handlers: Chunk.Chunk<unknown> },
-    name: string,
-    handler: unknown
-  ) {
-    return makeBuilder(
-      this.group,
-      Chunk.append(this.handlers, { endpoint: this.group.endpoints[name], handler })
-    )
-  },
-  handleRaw(this: { group: HttpApiGroup.HttpApiGroup.AnyWithProps }, name: string) {
-    throw new Error(
-      `${this.group.identifier}.${name}: the edge serves decoded requests only; use handle.`
-    )
-  }
-}
+/** What `HttpApiBuilder.group` hands `build` and gets back: the platform's typed builder. */
+type Built = HttpApiBuilder.Handlers<unknown, unknown, unknown, HttpApiEndpoint.HttpApiEndpoint.Any>
 
-const makeBuilder = (
-  group: HttpApiGroup.HttpApiGroup.AnyWithProps,
-  handlers: Chunk.Chunk<unknown>
-) => Object.assign(Object.create(builderProto), { group, handlers })
-
-interface Item {
-  readonly endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-  readonly handler: (request: object) => Effect.Effect<unknown, unknown, unknown>
+/** An item's handler as the edge calls it, uninterruptible when the group asked for it. */
+const runOf = (item: HttpApiBuilder.Handlers.Item<unknown, unknown>): Handler["run"] => {
+  const handler = item.handler as (request: object) => Effect.Effect<unknown, unknown>
+  return item.uninterruptible ? (request) => Effect.uninterruptible(handler(request)) : handler
 }
 
 /**
- * The layer of group `name`'s handlers. A handler runs in the context the layer was built in
- * (its repositories, processors…) plus the request's (the key, the claim), as with
- * `HttpApiBuilder.group`: the edge merges the groups' contexts into its own once, at
- * start-up (`all`), not per request.
+ * The layer of group `name`'s handlers. `build` is run by the platform's own
+ * `HttpApiBuilder.group` (its public builder, `handle` with its options), over a router of its
+ * own that nothing serves: the edge keeps the handlers `build` returned and routes to them
+ * itself. A handler runs in the context the layer was built in (its repositories,
+ * processors…) plus the request's (the key, the claim), as with `HttpApiBuilder.group`: the
+ * edge merges the groups' contexts into its own once, at start-up (`all`), not per request.
  */
 export const group = <const Name extends GroupName, Return>(
   name: Name,
@@ -113,22 +91,32 @@ export const group = <const Name extends GroupName, Return>(
   HttpApiBuilder.Handlers.Error<Return>,
   Exclude<HttpApiBuilder.Handlers.Context<Return>, Scope.Scope>
 > =>
-  Layer.effect(
+  Layer.scoped(
     tagOf(name),
     Effect.gen(function* () {
-      const context = yield* Effect.context<never>()
-      const apiGroup = (ServerApi as unknown as HttpApi.HttpApi.AnyWithProps).groups[name]
-      if (apiGroup === undefined) return yield* Effect.dieMessage(`no group ${name} in the API`)
-      const result = build(makeBuilder(apiGroup, Chunk.empty()) as Builder<Name>) as unknown
-      const built = (
-        Effect.isEffect(result) ? yield* result as Effect.Effect<unknown> : result
-      ) as { readonly handlers: Chunk.Chunk<Item> }
+      // Without the layer's own scope, which a request's handler must not extend.
+      const context = Context.omit(Scope.Scope)(yield* Effect.context<never>())
+      let built: Built | undefined
+      const keep = (handlers: Built) => {
+        built = handlers
+        return handlers
+      }
+      yield* Layer.build(
+        HttpApiBuilder.group(ServerApi, name, (handlers) => {
+          const result = build(handlers) as unknown as Built | Effect.Effect<Built>
+          return (Effect.isEffect(result) ? Effect.map(result, keep) : keep(result)) as never
+        }).pipe(Layer.provide(HttpApiBuilder.Router.Live))
+      )
+      if (built === undefined) return yield* Effect.dieMessage(`no handlers built for ${name}`)
       const handlers = new Map<string, Handler>()
       for (const item of built.handlers) {
-        handlers.set(item.endpoint.name, {
-          endpoint: item.endpoint,
-          run: (request) => item.handler(request) as Effect.Effect<unknown, unknown>
-        })
+        const endpoint = item.endpoint as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+        if (item.withFullRequest) {
+          return yield* Effect.dieMessage(
+            `${name}.${endpoint.name}: the edge serves decoded requests only; use handle.`
+          )
+        }
+        handlers.set(endpoint.name, { endpoint, run: runOf(item) })
       }
       return { group: name, handlers, context }
     })

@@ -12,11 +12,11 @@
  * wrongly.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { ApiError, Authorization } from "@levy/api"
 import { Either, Option, ParseResult, type Schema } from "effect"
 import * as FormBody from "./FormBody.js"
+import * as QueryArrays from "./QueryArrays.js"
 
 /** A decoder: the wire value in, the decoded value or the API's 400 naming the field out. */
 export type Decode = (input: unknown) => Either.Either<unknown, ApiError.InvalidRequestError>
@@ -49,25 +49,11 @@ const decoder = (schema: Schema.Schema.Any): Decode => {
   return (input) => Either.mapLeft(decode(input), ApiError.fromParseIssue)
 }
 
-type Query = Readonly<Record<string, string | Array<string>>>
-
-/**
- * The platform's own query normalisation (a name the schema types as an array gets an array
- * even when sent once): exported by @effect/platform's HttpApiBuilder at run time, though
- * not in its type declarations.
- */
-const normalizeUrlParams = (
-  HttpApiBuilder as unknown as {
-    readonly normalizeUrlParams?: (params: Query, ast: Schema.Schema.Any["ast"]) => Query
-  }
-).normalizeUrlParams
-if (typeof normalizeUrlParams !== "function") {
-  throw new Error("@effect/platform's HttpApiBuilder no longer exports normalizeUrlParams")
-}
-
+/** The query normalised as the schema reads it (QueryArrays.ts), then decoded. */
 const urlParamsDecoder = (schema: Schema.Schema.Any): Decode => {
   const decode = decoder(schema)
-  return (input) => decode(normalizeUrlParams(input as Query, schema.ast))
+  const normalize = QueryArrays.normalizer(schema.ast)
+  return (input) => decode(normalize(input as QueryArrays.Query))
 }
 
 /** A form body's parameters (FormBody.ts) coerced by the schema, then decoded as JSON is. */
