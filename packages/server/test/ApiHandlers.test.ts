@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ApiError, List } from "@levy/api"
 import { Cause, Deferred, Effect, Exit, Fiber, Ref } from "effect"
-import * as ApiHandlers from "../src/ApiHandlers.js"
+import * as ApiHandlers from "../src/http/ApiHandlers.js"
 
 /** A handler that signals it started, waits for `release`, then records that it finished. */
 const waiting = (
