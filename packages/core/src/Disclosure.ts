@@ -4,7 +4,6 @@
  * charges, the engine's quotes, the dashboard) shows this text, never the template.
  */
 import * as Currency from "./Currency.js"
-import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
 /** The fee a disclosure describes, every amount in minor units of `currency`. */
@@ -29,7 +28,7 @@ export const render = (template: string | null, charged: Charged): string | null
   let prepared = forPayer.get(template)
   if (prepared === undefined) {
     const text = withoutNotes(template)
-    prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text)
+    prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text === template ? template : text)
     remember(forPayer, template, prepared)
   }
   return filled(prepared, charged)
@@ -69,7 +68,8 @@ const prepare = (template: string): Prepared => {
     placeholders.push(match[1] as Placeholder)
     from = match.index! + match[0].length
   }
-  texts.push(template.slice(from))
+  // A text with nothing to fill is the template itself, so a caller's identity check holds.
+  texts.push(from === 0 ? template : template.slice(from))
   return { texts, placeholders }
 }
 
@@ -84,7 +84,7 @@ const filled = (prepared: Prepared, charged: Charged): string => {
 const valueOf = (name: Placeholder, charged: Charged): string => {
   switch (name) {
     case "rate":
-      return String(Rate.percentageToNumber(effectiveRatePpm(charged)))
+      return percentText(effectiveRateHundredths(charged))
     case "flat":
       return Currency.format(charged.currency, charged.flatPart)
     case "fee":
@@ -107,11 +107,29 @@ const remember = (cache: Map<string, Prepared>, template: string, prepared: Prep
 }
 
 /**
- * fee / amount rounded half-up to a hundredth of a percent, in parts per million: 250 on 10000 → 25,000
+ * fee / amount rounded half-up to a hundredth of a percent, in hundredths: 250 on 10000 → 250
  * (2.5 %). The effective rate, as caps bind it (docs/design.md §3).
  */
-const effectiveRatePpm = (c: Charged): number =>
-  Rounding.mulDiv(c.fee, 10_000, c.amount, "half_up") * 100
+const effectiveRateHundredths = (c: Charged): number =>
+  Rounding.mulDiv(c.fee, 10_000, c.amount, "half_up")
+
+/**
+ * Hundredths of a percent as the shortest decimal text, as `String(Rate.percentageToNumber(ppm))`
+ * writes it (250 → "2.5", 300 → "3", 241 → "2.41"), by integer arithmetic and a table: no
+ * float is divided and converted to text per disclosure (docs/performance.md).
+ */
+export const percentText = (hundredths: number): string => {
+  // No amount (0) gives no rate to lay out by hand: the float's own text, as before.
+  if (!Number.isSafeInteger(hundredths) || hundredths < 0) return String(hundredths / 100)
+  const fraction = hundredths % 100
+  const whole = String((hundredths - fraction) / 100)
+  return fraction === 0 ? whole : whole + PERCENT_FRACTIONS[fraction]!
+}
+
+/** A hundredth's digits after the point, trailing zero dropped: 50 → ".5", 5 → ".05". */
+const PERCENT_FRACTIONS = Array.from({ length: 100 }, (_, i) =>
+  `.${String(i).padStart(2, "0")}`.replace(/0$/, "")
+)
 
 /**
  * The text without the researchers' bracketed notes ("[Option (II) wording: …]"): they record

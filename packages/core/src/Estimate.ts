@@ -62,18 +62,20 @@ export const estimate = (
   if (isFeeError(q)) return Either.left(q)
   const adjusted = adjust(schedule, ruleset, request, q, unit)
   if (isFeeError(adjusted)) return Either.left(adjusted)
-  if (adjusted.original.compliant && q.convenienceFee <= ceiling) {
-    const shown = withDisclosure(adjusted.original, q, unit)
-    return Either.right(withVerdict(q, shown, configuredOf(q, shown)))
+  const original = adjusted.original
+  if (original.compliant && q.convenienceFee <= ceiling) {
+    const text = disclosureOf(original, q, unit)
+    return Either.right(withVerdict(q, shownWith(original, text), configuredOf(q, original, text)))
   }
-  const verdict = adjusted.original.compliant ? adjusted.original : adjusted.verdict
-  const collected = adjusted.original.compliant ? q.convenienceFee : adjusted.fee
+  const verdict = original.compliant ? original : adjusted.verdict
+  const collected = original.compliant ? q.convenienceFee : adjusted.fee
   const lowered = Fee.withFee(q, Math.min(collected, ceiling))
+  const text = disclosureOf(verdict, lowered, unit)
   return Either.right(
     withVerdict(
       lowered,
-      withDisclosure(verdict, lowered, unit),
-      configuredOf(q, withDisclosure(adjusted.original, q, unit))
+      shownWith(verdict, text),
+      configuredOf(q, original, disclosureOf(original, q, unit))
     )
   )
 }
@@ -114,28 +116,50 @@ export const asConfigured = (e: Estimate): Estimate =>
         configured: e.configured
       }
 
-/** The verdict with the fee it is on: a copy grown by two fields, not a spread (see `withText`). */
-const configuredOf = (q: Fee.FeeQuote, v: Compliance.ComplianceVerdict): Configured => {
-  const configured = withText(v, v.disclosureText) as Mutable<Configured>
+/**
+ * The verdict with its disclosure text and the fee it is on: a copy grown by two fields, not a
+ * spread (see `withText`).
+ */
+const configuredOf = (
+  q: Fee.FeeQuote,
+  v: Compliance.ComplianceVerdict,
+  disclosureText: string | null
+): Configured => {
+  const configured = withText(v, disclosureText) as Mutable<Configured>
   configured.convenienceFee = q.convenienceFee
   configured.totalAmount = q.totalAmount
   return configured
 }
 
-/** The verdict with its disclosure rendered for the quoted fee (docs/compliance.md). */
-const withDisclosure = (
+/**
+ * The verdict's disclosure rendered for the quoted fee (docs/compliance.md). The fee is written
+ * into one reused record, as `quotedFee` is: `render` reads it and keeps nothing of it.
+ */
+const disclosureOf = (
   verdict: Compliance.ComplianceVerdict,
   q: Fee.FeeQuote,
   unit: Currency.Currency
-): Compliance.ComplianceVerdict => {
-  const disclosureText = Disclosure.render(verdict.disclosureText, {
-    amount: q.baseAmount,
-    fee: q.convenienceFee,
-    flatPart: flatPartOf(q),
-    currency: unit
-  })
-  return disclosureText === verdict.disclosureText ? verdict : withText(verdict, disclosureText)
+): string | null => {
+  charged.amount = q.baseAmount
+  charged.fee = q.convenienceFee
+  charged.flatPart = flatPartOf(q)
+  charged.currency = unit
+  return Disclosure.render(verdict.disclosureText, charged)
 }
+
+const charged: Mutable<Disclosure.Charged> = {
+  amount: 0,
+  fee: 0,
+  flatPart: 0,
+  currency: Currency.lookup("usd")!
+}
+
+/** The verdict with its disclosure text: itself when the text is the template's own. */
+const shownWith = (
+  v: Compliance.ComplianceVerdict,
+  disclosureText: string | null
+): Compliance.ComplianceVerdict =>
+  disclosureText === v.disclosureText ? v : withText(v, disclosureText)
 
 /** A copy written field by field: spreading a verdict took a tenth of an estimate (docs/performance.md). */
 const withText = (

@@ -251,3 +251,23 @@ describe("Disclosure.render", () => {
     )
   })
 })
+
+describe("Disclosure.percentText", () => {
+  it("writes hundredths of a percent as String(Rate.percentageToNumber) writes the rate", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 0, max: 10_000 }),
+          fc.integer({ min: 0, max: 1_000_000_000_000 }),
+          fc.constantFrom(0, 1, 5, 10, 50, 99, 100, 101, 110, 250, 241, 300, 1_000_000)
+        ),
+        (hundredths) => {
+          expect(Disclosure.percentText(hundredths)).toBe(
+            String(Rate.percentageToNumber(hundredths * 100))
+          )
+        }
+      ),
+      { numRuns: 5_000 }
+    )
+  })
+})
