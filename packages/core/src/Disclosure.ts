@@ -25,14 +25,23 @@ export const FEE_CHARGED =
 /** The text to show for `charged` under `template`; null when there is none or no fee is charged. */
 export const render = (template: string | null, charged: Charged): string | null => {
   if (template === null || charged.fee === 0) return null
-  let prepared = forPayer.get(template)
-  if (prepared === undefined) {
-    const text = withoutNotes(template)
-    prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text === template ? template : text)
-    remember(forPayer, template, prepared)
+  // An estimate renders one template twice (the fee collected and the fee configured): the
+  // last one is kept beside the cache, a pointer check instead of a hash lookup.
+  if (template !== lastTemplate) {
+    let prepared = forPayer.get(template)
+    if (prepared === undefined) {
+      const text = withoutNotes(template)
+      prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text === template ? template : text)
+      remember(forPayer, template, prepared)
+    }
+    lastTemplate = template
+    lastPrepared = prepared
   }
-  return filled(prepared, charged)
+  return filled(lastPrepared, charged)
 }
+
+let lastTemplate: string | undefined
+let lastPrepared: Prepared = { texts: [""], placeholders: [] }
 
 /** `template` with `{rate}`, `{flat}`, `{fee}`, `{credit_total}` and `{cash_total}` filled. */
 export const fill = (template: string, charged: Charged): string => {
