@@ -64,18 +64,19 @@ export const estimate = (
   if (isFeeError(adjusted)) return Either.left(adjusted)
   const original = adjusted.original
   if (original.compliant && q.convenienceFee <= ceiling) {
-    const text = disclosureOf(original, q, unit)
-    return Either.right(withVerdict(q, shownWith(original, text), configuredOf(q, original, text)))
+    const text = disclosureOf(original, q, q.convenienceFee, unit)
+    return Either.right(
+      withVerdict(q, q.convenienceFee, shownWith(original, text), configuredOf(q, original, text))
+    )
   }
   const verdict = original.compliant ? original : adjusted.verdict
-  const collected = original.compliant ? q.convenienceFee : adjusted.fee
-  const lowered = Fee.withFee(q, Math.min(collected, ceiling))
-  const text = disclosureOf(verdict, lowered, unit)
+  const fee = Math.min(original.compliant ? q.convenienceFee : adjusted.fee, ceiling)
   return Either.right(
     withVerdict(
-      lowered,
-      shownWith(verdict, text),
-      configuredOf(q, original, disclosureOf(original, q, unit))
+      q,
+      fee,
+      shownWith(verdict, disclosureOf(verdict, q, fee, unit)),
+      configuredOf(q, original, disclosureOf(original, q, q.convenienceFee, unit))
     )
   )
 }
@@ -138,11 +139,12 @@ const configuredOf = (
 const disclosureOf = (
   verdict: Compliance.ComplianceVerdict,
   q: Fee.FeeQuote,
+  fee: number,
   unit: Currency.Currency
 ): string | null => {
   charged.amount = q.baseAmount
-  charged.fee = q.convenienceFee
-  charged.flatPart = flatPartOf(q)
+  charged.fee = fee
+  charged.flatPart = flatPartOf(q, fee)
   charged.currency = unit
   return Disclosure.render(verdict.disclosureText, charged)
 }
@@ -178,7 +180,7 @@ const withText = (
 })
 
 /** The flat part of a quoted fee: never more than the fee (a lowered fee may be all flat). */
-const flatPartOf = (q: Fee.FeeQuote): number => Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
+const flatPartOf = (q: Fee.FeeQuote, fee: number): number => Math.min(q.feeBreakdown.flatFee, fee)
 
 /**
  * The quote's fee as compliance checks it, written into one reused record: the check reads it
@@ -191,7 +193,7 @@ const quotedFee = (schedule: FeeSchedule, q: Fee.FeeQuote, unit: Currency.Curren
   scratch.percentage = schedule.percentage
   scratch.flatFee = feesIn(schedule, unit).flatFee
   scratch.fee = q.convenienceFee
-  scratch.flatPart = flatPartOf(q)
+  scratch.flatPart = flatPartOf(q, q.convenienceFee)
   return scratch
 }
 
@@ -215,18 +217,23 @@ interface QuotedFee extends Compliance.FeeUnderCheck {
   readonly flatPart: number
 }
 
+/**
+ * The estimate: the quote with its fee replaced by `fee` (as `Fee.withFee` writes it: the change
+ * in `adjustment`), written once with its verdicts rather than copied from a lowered quote.
+ */
 const withVerdict = (
   q: Fee.FeeQuote,
+  fee: number,
   verdict: Compliance.ComplianceVerdict,
   configured: Configured
 ): Estimate => ({
   baseAmount: q.baseAmount,
-  convenienceFee: q.convenienceFee,
-  totalAmount: q.totalAmount,
+  convenienceFee: fee,
+  totalAmount: q.baseAmount + fee,
   currency: q.currency,
   feeStructure: q.feeStructure,
   feeBreakdown: q.feeBreakdown,
-  adjustment: q.adjustment,
+  adjustment: q.adjustment + fee - q.convenienceFee,
   model: q.model,
   rounding: q.rounding,
   compliant: verdict.compliant,
