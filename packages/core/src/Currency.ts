@@ -143,7 +143,7 @@ export const format = (currency: Currency, minor: number): string => {
   const layout = layoutOf(currency)
   // Exact when no digit is dropped; rounding away hidden digits (ISK 50.50 shown whole) is Intl's.
   return layout !== null && minor >= 0 && Number.isSafeInteger(minor) && minor % layout.hidden === 0
-    ? layout.prefix + digitsOf(minor / layout.hidden, layout.digits) + layout.suffix
+    ? laidOut(layout, layout.hidden === 1 ? minor : minor / layout.hidden)
     : intlFormat(currency, minor)
 }
 
@@ -155,20 +155,45 @@ export const format = (currency: Currency, minor: number): string => {
 interface Layout {
   readonly prefix: string
   readonly suffix: string
-  readonly digits: number
   readonly hidden: number
+  /** Every fraction shown, with its decimal point, by value: [".00", …, ".99"]; [""] for none. */
+  readonly fractions: ReadonlyArray<string>
+  /** The prefix with each whole number below 1,000, built when first shown: "$0" … "$999". */
+  readonly small: Array<string | undefined>
 }
 
-/** A non-negative whole number of the shown unit as en-US digits: 123456789, 2 → "1,234,567.89". */
-const digitsOf = (shown: number, digits: number): string => {
-  const text = String(shown).padStart(digits + 1, "0")
-  const whole = text.slice(0, text.length - digits)
-  let grouped = whole
-  for (let at = whole.length - 3; at > 0; at -= 3) {
-    grouped = `${grouped.slice(0, at)},${grouped.slice(at)}`
+/**
+ * A non-negative whole number of the shown unit in the layout: 123456789 → "$1,234,567.89".
+ * Integer arithmetic and tables, not text slicing: a disclosure lays out several amounts per
+ * estimate, and each string built on the way is an allocation (docs/performance.md).
+ */
+const laidOut = (layout: Layout, shown: number): string => {
+  const scale = layout.fractions.length
+  const fraction = shown % scale
+  const whole = (shown - fraction) / scale
+  let head: string
+  if (whole < 1_000) {
+    head = layout.small[whole] ??= layout.prefix + String(whole)
+  } else {
+    head = layout.prefix + grouped(whole)
   }
-  return digits === 0 ? grouped : `${grouped}.${text.slice(text.length - digits)}`
+  const text = scale === 1 ? head : head + layout.fractions[fraction]!
+  return layout.suffix === "" ? text : text + layout.suffix
 }
+
+/** A whole number with its thousands separated by commas: 1234567 → "1,234,567". */
+const grouped = (whole: number): string => {
+  const text = String(whole)
+  let out = text.slice(0, ((text.length - 1) % 3) + 1)
+  for (let at = out.length; at < text.length; at += 3) out += `,${text.slice(at, at + 3)}`
+  return out
+}
+
+/** Every fraction of `digits` digits with its decimal point, by value: 2 → [".00", …, ".99"]. */
+const fractionsOf = (digits: number): ReadonlyArray<string> =>
+  digits === 0
+    ? [""]
+    : Array.from({ length: 10 ** digits }, (_, i) => `.${String(i).padStart(digits, "0")}`)
 
 const layouts = new Map<string, Layout | null>()
 
@@ -205,15 +230,14 @@ const readLayout = (currency: Currency): Layout | null => {
   const layout: Layout = {
     prefix: text(0, first),
     suffix: text(last + 1, parts.length),
-    digits,
-    hidden: 10 ** (currency.exponent - digits)
+    hidden: 10 ** (currency.exponent - digits),
+    fractions: fractionsOf(digits),
+    small: []
   }
   // Trust it only where it gives Intl's own text, digit groups and decimal point included.
   const samples = [0, 7, 1_000, 123_456, 10_000_000, 99_999_999, 123_456_789_000]
   const agrees = samples.every(
-    (minor) =>
-      layout.prefix + digitsOf(minor, digits) + layout.suffix ===
-      intlFormat(currency, minor * layout.hidden)
+    (minor) => laidOut(layout, minor) === intlFormat(currency, minor * layout.hidden)
   )
   return first >= 0 && agrees ? layout : null
 }

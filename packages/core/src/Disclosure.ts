@@ -4,7 +4,6 @@
  * charges, the engine's quotes, the dashboard) shows this text, never the template.
  */
 import * as Currency from "./Currency.js"
-import * as Rate from "./Rate.js"
 import * as Rounding from "./Rounding.js"
 
 /** The fee a disclosure describes, every amount in minor units of `currency`. */
@@ -26,14 +25,23 @@ export const FEE_CHARGED =
 /** The text to show for `charged` under `template`; null when there is none or no fee is charged. */
 export const render = (template: string | null, charged: Charged): string | null => {
   if (template === null || charged.fee === 0) return null
-  let prepared = forPayer.get(template)
-  if (prepared === undefined) {
-    const text = withoutNotes(template)
-    prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text)
-    remember(forPayer, template, prepared)
+  // An estimate renders one template twice (the fee collected and the fee configured): the
+  // last one is kept beside the cache, a pointer check instead of a hash lookup.
+  if (template !== lastTemplate) {
+    let prepared = forPayer.get(template)
+    if (prepared === undefined) {
+      const text = withoutNotes(template)
+      prepared = prepare(announcesNoFee(text) ? FEE_CHARGED : text === template ? template : text)
+      remember(forPayer, template, prepared)
+    }
+    lastTemplate = template
+    lastPrepared = prepared
   }
-  return filled(prepared, charged)
+  return filled(lastPrepared, charged)
 }
+
+let lastTemplate: string | undefined
+let lastPrepared: Prepared = { texts: [""], placeholders: [] }
 
 /** `template` with `{rate}`, `{flat}`, `{fee}`, `{credit_total}` and `{cash_total}` filled. */
 export const fill = (template: string, charged: Charged): string => {
@@ -69,7 +77,8 @@ const prepare = (template: string): Prepared => {
     placeholders.push(match[1] as Placeholder)
     from = match.index! + match[0].length
   }
-  texts.push(template.slice(from))
+  // A text with nothing to fill is the template itself, so a caller's identity check holds.
+  texts.push(from === 0 ? template : template.slice(from))
   return { texts, placeholders }
 }
 
@@ -84,7 +93,7 @@ const filled = (prepared: Prepared, charged: Charged): string => {
 const valueOf = (name: Placeholder, charged: Charged): string => {
   switch (name) {
     case "rate":
-      return String(Rate.percentageToNumber(effectiveRatePpm(charged)))
+      return percentText(effectiveRateHundredths(charged))
     case "flat":
       return Currency.format(charged.currency, charged.flatPart)
     case "fee":
@@ -107,11 +116,29 @@ const remember = (cache: Map<string, Prepared>, template: string, prepared: Prep
 }
 
 /**
- * fee / amount rounded half-up to a hundredth of a percent, in parts per million: 250 on 10000 → 25,000
+ * fee / amount rounded half-up to a hundredth of a percent, in hundredths: 250 on 10000 → 250
  * (2.5 %). The effective rate, as caps bind it (docs/design.md §3).
  */
-const effectiveRatePpm = (c: Charged): number =>
-  Rounding.mulDiv(c.fee, 10_000, c.amount, "half_up") * 100
+const effectiveRateHundredths = (c: Charged): number =>
+  Rounding.mulDiv(c.fee, 10_000, c.amount, "half_up")
+
+/**
+ * Hundredths of a percent as the shortest decimal text, as `String(Rate.percentageToNumber(ppm))`
+ * writes it (250 → "2.5", 300 → "3", 241 → "2.41"), by integer arithmetic and a table: no
+ * float is divided and converted to text per disclosure (docs/performance.md).
+ */
+export const percentText = (hundredths: number): string => {
+  // No amount (0) gives no rate to lay out by hand: the float's own text, as before.
+  if (!Number.isSafeInteger(hundredths) || hundredths < 0) return String(hundredths / 100)
+  const fraction = hundredths % 100
+  const whole = String((hundredths - fraction) / 100)
+  return fraction === 0 ? whole : whole + PERCENT_FRACTIONS[fraction]!
+}
+
+/** A hundredth's digits after the point, trailing zero dropped: 50 → ".5", 5 → ".05". */
+const PERCENT_FRACTIONS = Array.from({ length: 100 }, (_, i) =>
+  `.${String(i).padStart(2, "0")}`.replace(/0$/, "")
+)
 
 /**
  * The text without the researchers' bracketed notes ("[Option (II) wording: …]"): they record

@@ -62,18 +62,21 @@ export const estimate = (
   if (isFeeError(q)) return Either.left(q)
   const adjusted = adjust(schedule, ruleset, request, q, unit)
   if (isFeeError(adjusted)) return Either.left(adjusted)
-  if (adjusted.original.compliant && q.convenienceFee <= ceiling) {
-    const shown = withDisclosure(adjusted.original, q, unit)
-    return Either.right(withVerdict(q, shown, configuredOf(q, shown)))
+  const original = adjusted.original
+  if (original.compliant && q.convenienceFee <= ceiling) {
+    const text = disclosureOf(original, q, q.convenienceFee, unit)
+    return Either.right(
+      withVerdict(q, q.convenienceFee, shownWith(original, text), configuredOf(q, original, text))
+    )
   }
-  const verdict = adjusted.original.compliant ? adjusted.original : adjusted.verdict
-  const collected = adjusted.original.compliant ? q.convenienceFee : adjusted.fee
-  const lowered = Fee.withFee(q, Math.min(collected, ceiling))
+  const verdict = original.compliant ? original : adjusted.verdict
+  const fee = Math.min(original.compliant ? q.convenienceFee : adjusted.fee, ceiling)
   return Either.right(
     withVerdict(
-      lowered,
-      withDisclosure(verdict, lowered, unit),
-      configuredOf(q, withDisclosure(adjusted.original, q, unit))
+      q,
+      fee,
+      shownWith(verdict, disclosureOf(verdict, q, fee, unit)),
+      configuredOf(q, original, disclosureOf(original, q, q.convenienceFee, unit))
     )
   )
 }
@@ -114,28 +117,51 @@ export const asConfigured = (e: Estimate): Estimate =>
         configured: e.configured
       }
 
-/** The verdict with the fee it is on: a copy grown by two fields, not a spread (see `withText`). */
-const configuredOf = (q: Fee.FeeQuote, v: Compliance.ComplianceVerdict): Configured => {
-  const configured = withText(v, v.disclosureText) as Mutable<Configured>
+/**
+ * The verdict with its disclosure text and the fee it is on: a copy grown by two fields, not a
+ * spread (see `withText`).
+ */
+const configuredOf = (
+  q: Fee.FeeQuote,
+  v: Compliance.ComplianceVerdict,
+  disclosureText: string | null
+): Configured => {
+  const configured = withText(v, disclosureText) as Mutable<Configured>
   configured.convenienceFee = q.convenienceFee
   configured.totalAmount = q.totalAmount
   return configured
 }
 
-/** The verdict with its disclosure rendered for the quoted fee (docs/compliance.md). */
-const withDisclosure = (
+/**
+ * The verdict's disclosure rendered for the quoted fee (docs/compliance.md). The fee is written
+ * into one reused record, as `quotedFee` is: `render` reads it and keeps nothing of it.
+ */
+const disclosureOf = (
   verdict: Compliance.ComplianceVerdict,
   q: Fee.FeeQuote,
+  fee: number,
   unit: Currency.Currency
-): Compliance.ComplianceVerdict => {
-  const disclosureText = Disclosure.render(verdict.disclosureText, {
-    amount: q.baseAmount,
-    fee: q.convenienceFee,
-    flatPart: flatPartOf(q),
-    currency: unit
-  })
-  return disclosureText === verdict.disclosureText ? verdict : withText(verdict, disclosureText)
+): string | null => {
+  charged.amount = q.baseAmount
+  charged.fee = fee
+  charged.flatPart = flatPartOf(q, fee)
+  charged.currency = unit
+  return Disclosure.render(verdict.disclosureText, charged)
 }
+
+const charged: Mutable<Disclosure.Charged> = {
+  amount: 0,
+  fee: 0,
+  flatPart: 0,
+  currency: Currency.lookup("usd")!
+}
+
+/** The verdict with its disclosure text: itself when the text is the template's own. */
+const shownWith = (
+  v: Compliance.ComplianceVerdict,
+  disclosureText: string | null
+): Compliance.ComplianceVerdict =>
+  disclosureText === v.disclosureText ? v : withText(v, disclosureText)
 
 /** A copy written field by field: spreading a verdict took a tenth of an estimate (docs/performance.md). */
 const withText = (
@@ -154,7 +180,7 @@ const withText = (
 })
 
 /** The flat part of a quoted fee: never more than the fee (a lowered fee may be all flat). */
-const flatPartOf = (q: Fee.FeeQuote): number => Math.min(q.feeBreakdown.flatFee, q.convenienceFee)
+const flatPartOf = (q: Fee.FeeQuote, fee: number): number => Math.min(q.feeBreakdown.flatFee, fee)
 
 /**
  * The quote's fee as compliance checks it, written into one reused record: the check reads it
@@ -167,7 +193,7 @@ const quotedFee = (schedule: FeeSchedule, q: Fee.FeeQuote, unit: Currency.Curren
   scratch.percentage = schedule.percentage
   scratch.flatFee = feesIn(schedule, unit).flatFee
   scratch.fee = q.convenienceFee
-  scratch.flatPart = flatPartOf(q)
+  scratch.flatPart = flatPartOf(q, q.convenienceFee)
   return scratch
 }
 
@@ -191,18 +217,23 @@ interface QuotedFee extends Compliance.FeeUnderCheck {
   readonly flatPart: number
 }
 
+/**
+ * The estimate: the quote with its fee replaced by `fee` (as `Fee.withFee` writes it: the change
+ * in `adjustment`), written once with its verdicts rather than copied from a lowered quote.
+ */
 const withVerdict = (
   q: Fee.FeeQuote,
+  fee: number,
   verdict: Compliance.ComplianceVerdict,
   configured: Configured
 ): Estimate => ({
   baseAmount: q.baseAmount,
-  convenienceFee: q.convenienceFee,
-  totalAmount: q.totalAmount,
+  convenienceFee: fee,
+  totalAmount: q.baseAmount + fee,
   currency: q.currency,
   feeStructure: q.feeStructure,
   feeBreakdown: q.feeBreakdown,
-  adjustment: q.adjustment,
+  adjustment: q.adjustment + fee - q.convenienceFee,
   model: q.model,
   rounding: q.rounding,
   compliant: verdict.compliant,

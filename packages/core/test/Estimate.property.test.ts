@@ -87,10 +87,25 @@ const quoted = (
   configured
 })
 
-/** The estimate step by step: check the configured fee, lower it when it is not compliant. */
+/** The quote with its fee replaced by `fee`, the change in `adjustment`. */
+const withFee = (q: Fee.FeeQuote, fee: number): Fee.FeeQuote =>
+  fee === q.convenienceFee
+    ? q
+    : {
+        ...q,
+        convenienceFee: fee,
+        totalAmount: q.baseAmount + fee,
+        adjustment: q.adjustment + fee - q.convenienceFee
+      }
+
+/**
+ * The estimate step by step: check the configured fee, lower it when it is not compliant, then
+ * to `ceiling` (a charge's quote never collects more than the shopper was shown).
+ */
 const straightforward = (
   schedule: FeeSchedule.FeeSchedule,
-  request: Estimate.FeeRequest
+  request: Estimate.FeeRequest,
+  ceiling = Number.POSITIVE_INFINITY
 ): Either.Either<Estimate.Estimate, FeeError> =>
   Either.flatMap(Fee.quote(schedule, request.amount, request.currency), (q) => {
     const unit = Currency.lookup(q.currency)!
@@ -110,18 +125,12 @@ const straightforward = (
         convenienceFee: q.convenienceFee,
         totalAmount: q.totalAmount
       }
-      if (verdict.compliant) return Either.right(quoted(q, configured, asConfigured))
+      if (verdict.compliant) {
+        const collected = withFee(q, Math.min(q.convenienceFee, ceiling))
+        return Either.right(quoted(collected, shown(verdict, collected, unit), asConfigured))
+      }
       return Either.map(Compliance.adjustToCompliant(R, input), (adjusted) => {
-        const fee = adjusted.fee
-        const lowered =
-          fee === q.convenienceFee
-            ? q
-            : {
-                ...q,
-                convenienceFee: fee,
-                totalAmount: q.baseAmount + fee,
-                adjustment: q.adjustment + fee - q.convenienceFee
-              }
+        const lowered = withFee(q, Math.min(adjusted.fee, ceiling))
         return quoted(lowered, shown(adjusted.verdict, lowered, unit), asConfigured)
       })
     })
@@ -190,6 +199,18 @@ describe("Estimate.estimate", () => {
     )
   })
 
+  it("with a ceiling (a charge's quote), equals the straightforward path lowered to it", () => {
+    fc.assert(
+      fc.property(schedule, request, fc.integer({ min: 0, max: 5_000 }), (s, r, ceiling) => {
+        const fast = Estimate.chargeQuote(s, R, r, ceiling)
+        const slow = straightforward(s, r, ceiling)
+        expect(fast).toEqual(slow)
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(slow))
+      }),
+      { numRuns: 1_000 }
+    )
+  })
+
   it("gives the same answer when asked again (the caches keep no request's data)", () => {
     fc.assert(
       fc.property(schedule, fc.array(request, { minLength: 2, maxLength: 6 }), (s, requests) => {
@@ -248,6 +269,26 @@ describe("Disclosure.render", () => {
         }
       ),
       { numRuns: 3_000 }
+    )
+  })
+})
+
+describe("Disclosure.percentText", () => {
+  it("writes hundredths of a percent as String(Rate.percentageToNumber) writes the rate", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 0, max: 10_000 }),
+          fc.integer({ min: 0, max: 1_000_000_000_000 }),
+          fc.constantFrom(0, 1, 5, 10, 50, 99, 100, 101, 110, 250, 241, 300, 1_000_000)
+        ),
+        (hundredths) => {
+          expect(Disclosure.percentText(hundredths)).toBe(
+            String(Rate.percentageToNumber(hundredths * 100))
+          )
+        }
+      ),
+      { numRuns: 5_000 }
     )
   })
 })

@@ -784,6 +784,21 @@ interface Cap {
 
 /** The lowest cap on the effective rate, and whose it is (law before network before cost on ties). */
 const rateCap = (p: Policy.Policy, costOfAcceptance: number | undefined): Cap => {
+  if (costOfAcceptance !== undefined || p.elections.length === 0)
+    return lowestCap(p, costOfAcceptance)
+  // With no cost given the cap depends on the policy alone: an election's is worked out once.
+  let cap = uncostedCaps.get(p)
+  if (cap === undefined) {
+    cap = lowestCap(p, undefined)
+    uncostedCaps.set(p, cap)
+  }
+  return cap
+}
+
+/** Caps of policies with elections, for payments that give no cost of acceptance. */
+const uncostedCaps = new WeakMap<Policy.Policy, Cap>()
+
+const lowestCap = (p: Policy.Policy, costOfAcceptance: number | undefined): Cap => {
   let cap: Cap = p.cap
   if (p.costOfAcceptanceBy && costOfAcceptance !== undefined && costOfAcceptance < cap.value) {
     cap = { value: costOfAcceptance, code: "over_cost_of_acceptance", by: p.costOfAcceptanceBy }
@@ -856,7 +871,12 @@ const overCap = (
       : m.fee * Rate.PPM > m.amount * cap.value
   if (!over) return undefined
   if (cap.code === "over_cost_of_acceptance" || cap.elected) {
-    return { code: cap.code, reason: overCapReason(p, cap) }
+    // An elected cap kept for the policy always reads the same: its words are built once.
+    const reason =
+      cap === uncostedCaps.get(p)
+        ? memo(p, "elected_cap", () => overCapReason(p, cap))
+        : overCapReason(p, cap)
+    return { code: cap.code, reason }
   }
   p.capFailure ??= { code: cap.code, reason: overCapReason(p, cap) }
   return p.capFailure as Failure
