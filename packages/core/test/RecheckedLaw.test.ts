@@ -220,3 +220,27 @@ describe("MY: Bank Negara Malaysia, 2018", () => {
     expect(on100("MY", 100, today, { cardType: "debit" }).reasonCode).toBe("fees_prohibited")
   })
 })
+
+/** The version of `code` in force on `day` (ruleset 3.0.2's re-check cites what it read there). */
+const inForce = (code: string, day: string) =>
+  Ruleset.DEFAULT.rules.find(
+    (r) =>
+      r.code === code &&
+      (r.effectiveFrom === null || r.effectiveFrom <= day) &&
+      (r.effectiveUntil === undefined || r.effectiveUntil === null || r.effectiveUntil > day)
+  )!
+
+const citedFrom = (code: string, day: string, host: string) =>
+  inForce(code, day).citations?.find((c) => new URL(c.url).hostname === host)
+
+describe("Re-checked for a primary source in ruleset 3.0.2", () => {
+  it("US-TX: the legislature's own text shows § 604A.0021 and its penalty still in force in 2023; credit stays uncertain", () => {
+    // H.B. 3615 (2023), Senate committee substitute on capitol.texas.gov: § 604A.003 as in force,
+    // the words the bill would strike in brackets: "violates Section 604A.002 [or 604A.0021]".
+    const bill = citedFrom("US-TX", today, "capitol.texas.gov")
+    expect(bill?.kind).toBe("statute")
+    expect(bill?.quote).toContain("[or 604A.0021]")
+    expect(inForce("US-TX", today).confidence).toBe("medium")
+    expect(on100("US-TX", 100, today).reasonCode).toBe("legal_uncertainty")
+  })
+})
