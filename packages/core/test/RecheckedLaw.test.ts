@@ -243,4 +243,15 @@ describe("Re-checked for a primary source in ruleset 3.0.2", () => {
     expect(inForce("US-TX", today).confidence).toBe("medium")
     expect(on100("US-TX", 100, today).reasonCode).toBe("legal_uncertainty")
   })
+  it("SE: the ban's issuing-region scope rests on the act's own 1 kap. 1 a §; a card issued outside the EEA stays uncertain", () => {
+    // Lag (2010:751) 1 kap. 1 a § (Lag 2018:175), rkrattsbaser.gov.se: where either party's
+    // provider "hör hemma utanför EES", 5 kap. 1 § second paragraph does not apply.
+    const act = citedFrom("SE", today, "rkrattsbaser.gov.se")
+    expect(act?.kind).toBe("statute")
+    expect(act?.quote).toContain("5 kap. 1 § andra stycket")
+    const issuedIn = (cardIssuingCountry: string) =>
+      on100("SE", 100, today, { cardNetwork: "visa", cardIssuingCountry }).reasonCode
+    expect(issuedIn("SE")).toBe("fees_prohibited")
+    expect(issuedIn("US")).toBe("legal_uncertainty")
+  })
 })
