@@ -220,3 +220,48 @@ describe("MY: Bank Negara Malaysia, 2018", () => {
     expect(on100("MY", 100, today, { cardType: "debit" }).reasonCode).toBe("fees_prohibited")
   })
 })
+
+/** The version of `code` in force on `day` (ruleset 3.0.2's re-check cites what it read there). */
+const inForce = (code: string, day: string) =>
+  Ruleset.DEFAULT.rules.find(
+    (r) =>
+      r.code === code &&
+      (r.effectiveFrom === null || r.effectiveFrom <= day) &&
+      (r.effectiveUntil === undefined || r.effectiveUntil === null || r.effectiveUntil > day)
+  )!
+
+const citedFrom = (code: string, day: string, host: string) =>
+  inForce(code, day).citations?.find((c) => new URL(c.url).hostname === host)
+
+describe("Re-checked for a primary source in ruleset 3.0.2", () => {
+  it("US-TX: the legislature's own text shows § 604A.0021 and its penalty still in force in 2023; credit stays uncertain", () => {
+    // H.B. 3615 (2023), Senate committee substitute on capitol.texas.gov: § 604A.003 as in force,
+    // the words the bill would strike in brackets: "violates Section 604A.002 [or 604A.0021]".
+    const bill = citedFrom("US-TX", today, "capitol.texas.gov")
+    expect(bill?.kind).toBe("statute")
+    expect(bill?.quote).toContain("[or 604A.0021]")
+    expect(inForce("US-TX", today).confidence).toBe("medium")
+    expect(on100("US-TX", 100, today).reasonCode).toBe("legal_uncertainty")
+  })
+  it("SE: the ban's issuing-region scope rests on the act's own 1 kap. 1 a §; a card issued outside the EEA stays uncertain", () => {
+    // Lag (2010:751) 1 kap. 1 a § (Lag 2018:175), rkrattsbaser.gov.se: where either party's
+    // provider "hör hemma utanför EES", 5 kap. 1 § second paragraph does not apply.
+    const act = citedFrom("SE", today, "rkrattsbaser.gov.se")
+    expect(act?.kind).toBe("statute")
+    expect(act?.quote).toContain("5 kap. 1 § andra stycket")
+    const issuedIn = (cardIssuingCountry: string) =>
+      on100("SE", 100, today, { cardNetwork: "visa", cardIssuingCountry }).reasonCode
+    expect(issuedIn("SE")).toBe("fees_prohibited")
+    expect(issuedIn("US")).toBe("legal_uncertainty")
+  })
+  it("AU 2026-10-01: the decision and the networks' rules unread, so the ban rests on secondary sources only and stays low", () => {
+    // The RBA's July 2025 consultation paper (a proposal for 2026-07-01) is read but not cited:
+    // the coverage table must not show a regulator behind a ban no regulator's text read decides.
+    const ban = inForce("AU", "2026-10-01")
+    expect(ban.citations?.every((c) => c.kind === "secondary")).toBe(true)
+    expect(ban.confidence).toBe("low")
+    const visa = { cardNetwork: "visa", costOfAcceptance: pct("1") }
+    expect(on100("AU", 100, "2026-09-30", visa).compliant).toBe(true)
+    expect(on100("AU", 100, "2026-10-01", visa).reasonCode).toBe("fees_prohibited")
+  })
+})

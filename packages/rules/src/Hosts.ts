@@ -23,6 +23,7 @@ export const noAuthority: ReadonlyArray<readonly [host: string, why: string]> = 
   ["vdocuments.mx", "document-sharing site"],
   ["zbook.org", "document-sharing site"],
   ["doczz.net", "document-sharing site"],
+  ["fdokument.com", "document-sharing site"],
   ["pdfcoffee.com", "document-sharing site"],
   ["123dok.net", "document-sharing site"],
   ["manuals.plus", "content site for product manuals"],
