@@ -71,8 +71,7 @@ const NOT_YET: Readonly<Record<string, string>> = {
   "inprocess/InvalidInput.ts": "an input's decode error is worded through ApiError.fromParseError",
   "inprocess/LevyService.ts": "a success is stored as a 200 answer",
   "refunds/RefundPhases.ts":
-    "a failed refund's stored answer is built as the API's error and status",
-  "webhookEndpoints/UrlGuard.ts": "a refused URL is the API's InvalidRequestError"
+    "a failed refund's stored answer is built as the API's error and status"
 }
 
 const files = Graph.sourceFiles(SRC)
