@@ -68,7 +68,6 @@ const NOT_YET: Readonly<Record<string, string>> = {
   "charges/ChargePhases.ts":
     "a failed charge's stored answer is built as the API's error and status",
   "idempotency/Claim.ts": "a success is stored as a 200 answer",
-  "inprocess/InvalidInput.ts": "an input's decode error is worded through ApiError.fromParseError",
   "inprocess/LevyService.ts": "a success is stored as a 200 answer",
   "refunds/RefundPhases.ts":
     "a failed refund's stored answer is built as the API's error and status"
