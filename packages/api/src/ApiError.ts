@@ -401,47 +401,14 @@ export interface Issue {
 }
 
 /** A decode path as a parameter name: `amount`, `metadata[order_id]`, `regionCodes[2]`. */
-export const paramOf = (path: ReadonlyArray<PropertyKey>): string | undefined => {
-  const [head, ...rest] = path
-  if (head === undefined) return undefined
-  return `${String(head)}${rest.map((key) => `[${String(key)}]`).join("")}`
-}
+export const paramOf = DecodeMessage.paramOf
 
 /** A 400 for a decode problem, worded for a person and bounded (DecodeMessage.MAX_MESSAGE). */
 const invalidRequest = (
   kind: DecodeMessage.Problem["kind"],
   path: ReadonlyArray<PropertyKey>,
   reason: string
-): InvalidRequestError => {
-  const param = paramOf(path.map((key) => (typeof key === "string" ? DecodeMessage.cut(key) : key)))
-  const bounded = (message: string) => DecodeMessage.cut(message, DecodeMessage.MAX_MESSAGE)
-  if (param === undefined) {
-    return new InvalidRequestError({
-      code: "parameter_invalid",
-      message: bounded(`Invalid request: ${reason}`)
-    })
-  }
-  switch (kind) {
-    case "missing":
-      return new InvalidRequestError({
-        code: "parameter_missing",
-        param,
-        message: bounded(`Missing required param: ${param}.`)
-      })
-    case "unexpected":
-      return new InvalidRequestError({
-        code: "parameter_unknown",
-        param,
-        message: bounded(`Received unknown parameter: ${param}.`)
-      })
-    case "invalid":
-      return new InvalidRequestError({
-        code: "parameter_invalid",
-        param,
-        message: bounded(`Invalid ${param}: ${reason}`)
-      })
-  }
-}
+): InvalidRequestError => new InvalidRequestError(DecodeMessage.refusal(kind, path, reason))
 
 /**
  * The first of already formatted issues (an `HttpApiDecodeError`'s) as a 400 naming the field:
@@ -463,14 +430,8 @@ export const fromIssues = (issues: ReadonlyArray<Issue>): InvalidRequestError =>
  * The first problem of a failed decode as a 400 naming the field, in words a person reads
  * (DecodeMessage.ts): what was wrong, what is allowed, no schema internals, no long echo.
  */
-export const fromParseIssue = (issue: ParseResult.ParseIssue): InvalidRequestError => {
-  const problem = DecodeMessage.firstProblem(issue)
-  return invalidRequest(
-    problem.kind,
-    problem.path,
-    problem.path.length === 0 ? `the parameters ${problem.reason}` : problem.reason
-  )
-}
+export const fromParseIssue = (issue: ParseResult.ParseIssue): InvalidRequestError =>
+  new InvalidRequestError(DecodeMessage.refusalOf(issue))
 
 /** A failed decode of a request as a 400 naming the first offending field. */
 export const fromParseError = (error: ParseResult.ParseError): InvalidRequestError =>

@@ -295,3 +295,59 @@ export const firstProblem = (
     }
   }
 }
+
+// ---- the refusal every door answers ------------------------------------------------------
+
+/** A refused input in the specification's terms: its code, the field it names, and why. */
+export interface Refusal {
+  readonly code: "parameter_invalid" | "parameter_missing" | "parameter_unknown"
+  /** The field, as the API names it (`amount`, `metadata[order]`); absent for the whole input. */
+  readonly param?: string
+  readonly message: string
+}
+
+/** A decode path as a parameter name: `amount`, `metadata[order_id]`, `regionCodes[2]`. */
+export const paramOf = (path: ReadonlyArray<PropertyKey>): string | undefined => {
+  const [head, ...rest] = path
+  if (head === undefined) return undefined
+  return `${String(head)}${rest.map((key) => `[${String(key)}]`).join("")}`
+}
+
+/** The refusal of a decode problem, worded for a person and bounded (`MAX_MESSAGE`). */
+export const refusal = (
+  kind: Problem["kind"],
+  path: ReadonlyArray<PropertyKey>,
+  reason: string
+): Refusal => {
+  const param = paramOf(path.map((key) => (typeof key === "string" ? cut(key) : key)))
+  const bounded = (message: string) => cut(message, MAX_MESSAGE)
+  if (param === undefined) {
+    return { code: "parameter_invalid", message: bounded(`Invalid request: ${reason}`) }
+  }
+  switch (kind) {
+    case "missing":
+      return {
+        code: "parameter_missing",
+        param,
+        message: bounded(`Missing required param: ${param}.`)
+      }
+    case "unexpected":
+      return {
+        code: "parameter_unknown",
+        param,
+        message: bounded(`Received unknown parameter: ${param}.`)
+      }
+    case "invalid":
+      return { code: "parameter_invalid", param, message: bounded(`Invalid ${param}: ${reason}`) }
+  }
+}
+
+/** The first problem of a failed decode as the refusal naming its field (`firstProblem`). */
+export const refusalOf = (issue: ParseResult.ParseIssue): Refusal => {
+  const problem = firstProblem(issue)
+  return refusal(
+    problem.kind,
+    problem.path,
+    problem.path.length === 0 ? `the parameters ${problem.reason}` : problem.reason
+  )
+}

@@ -54,7 +54,7 @@ const refused = (error: FeeError): { readonly ok: false; readonly error: Refusal
   error: { param: error.param, message: error.message }
 })
 
-/** The engine's schedule for a draft, exactly as the server builds one (Config.schedule). */
+/** The engine's schedule for a draft, exactly as the server builds one (Config.scheduleOf). */
 export const prepare = (draft: Draft): Result<Prepared> => {
   const schedule = FeeSchedule.make(draft)
   if (schedule._tag === "Left") return refused(schedule.left)

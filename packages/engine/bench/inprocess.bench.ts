@@ -215,7 +215,7 @@ const repository = Effect.gen(function* () {
       idempotency: {
         key,
         fingerprint: "fingerprint",
-        response: { status: 200, body: { id: settled.id, object: "charge" } }
+        response: { outcome: "succeeded", body: { id: settled.id, object: "charge" } }
       }
     })
   )
@@ -251,7 +251,7 @@ const storageWrite = Effect.gen(function* () {
           request: { idempotencyKey: key },
           created
         },
-        idempotency: { key, response: { status: 200, body: { id, object: "charge" } } }
+        idempotency: { key, response: { outcome: "succeeded", body: { id, object: "charge" } } }
       })
     })
   )

@@ -20,7 +20,7 @@ const raises = (before: Partial<Config.StoredConfig>, next: Partial<Config.Store
 /** The fee a charge collects under a configuration, as the charge handler computes it. */
 const charged = (config: Partial<Config.StoredConfig>, amount: number, region?: string) => {
   const c = { ...base, ...config }
-  const schedule = Either.getOrThrow(Config.schedule(c))
+  const schedule = Either.getOrThrow(Config.scheduleOf(c))
   const coa = Either.getOrThrow(Config.costOfAcceptanceOf(c.costOfAcceptance))
   const quote = Either.getOrThrow(
     Estimate.chargeQuote(schedule, rules.ruleset, {

@@ -21,6 +21,7 @@ import { ProcessorConfigsLive } from "./routes/ProcessorConfigsLive.js"
 import * as ProcessorWebhookRoute from "./routes/ProcessorWebhookRoute.js"
 import { RefundsLive } from "./routes/RefundsLive.js"
 import { RegionsLive } from "./routes/RegionsLive.js"
+import * as ReplayedFailures from "./routes/ReplayedFailures.js"
 import { RulesetsLive } from "./routes/RulesetsLive.js"
 import { WebhookEndpointsLive } from "./routes/WebhookEndpointsLive.js"
 
@@ -34,7 +35,8 @@ const KeylessRoutesLive = Layer.effect(
 )
 
 /**
- * Every group's handlers and the keyless routes: what the edge serves. Needs: `KeyResolver`,
+ * Every group's handlers, the keyless routes and the replay of a stored failure: what the edge
+ * serves. Needs: `KeyResolver`,
  * a `RateLimiter`, `ComplianceRules`, `PaymentProcessors`, `EdgeConfig`, and the whole store
  * from @levy/storage (`Storage.layerMemory`/`layerPostgres`/`layerEmbedded` plus `Ids.layer`).
  */
@@ -50,7 +52,8 @@ export const ApiLive = Layer.mergeAll(
   WebhookEndpointsLive,
   KeysLive,
   ProcessorConfigsLive,
-  KeylessRoutesLive
+  KeylessRoutesLive,
+  ReplayedFailures.layer
 )
 
 /**

@@ -326,6 +326,10 @@ describe.each(STORES)("recovery on the %s store", (_name, makeStore) => {
     expect(refused.status).toBe(400)
     expect(errorOf(refused)).toMatchObject({ code: "refund_failed", param: "charge" })
     expect(String(errorOf(refused).message)).toMatch(/too old/)
+    // The failure is stored with the refund: replayed from it, byte for byte, never tried again.
+    const again = await post("/v1/refunds", { charge: charge.id }, "refund-3")
+    expect([again.status, again.text]).toEqual([400, refused.text])
+    expect(again.headers.get("idempotent-replayed")).toBe("true")
     const after = await call(server.url, "GET", `/v1/charges/${charge.id}`)
     expect(after.body).toMatchObject({ amountRefunded: 0, refunded: false })
     const listed = await call(server.url, "GET", `/v1/refunds?charge=${charge.id}`)

@@ -339,7 +339,8 @@ describe.each(STORES)("charges on the %s store", (_name, makeStore) => {
       const again = await post(body, { idempotencyKey: "declined-1" })
       expect(first.status).toBe(402)
       expect(again.status).toBe(402)
-      expect(again.body).toEqual(first.body)
+      // Made again from the failed charge, byte for byte what the first request answered.
+      expect(again.text).toBe(first.text)
       expect(again.headers.get("idempotent-replayed")).toBe("true")
       expect(await chargeCount()).toBe(before + 1)
     })

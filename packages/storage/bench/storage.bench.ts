@@ -108,7 +108,10 @@ const createCharge = (tenant: Tenant, i: number) =>
             request: { id: null, idempotencyKey: key },
             created: c.created
           },
-          idempotency: { key, response: { status: 200, body: { id: c.id, object: "charge" } } }
+          idempotency: {
+            key,
+            response: { outcome: "succeeded", body: { id: c.id, object: "charge" } }
+          }
         })
       })
     )

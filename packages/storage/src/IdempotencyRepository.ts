@@ -53,9 +53,17 @@ export const started = (
   expiresAtMs: now + TTL_MS
 })
 
-/** A stored response. */
-export interface StoredResponse {
-  readonly status: number
+/**
+ * What a keyed request's first run answered, kept for its replays: a success with its result
+ * as the wire encodes it, or a failure that is the record the request made under its key (a
+ * charge or refund the processor refused), which a replay reads back from that record. It is
+ * no door's answer: each door words it (the HTTP API as its status and body).
+ */
+export type StoredResponse = StoredSuccess | StoredFailure
+
+/** A success: the result as the wire encodes it. */
+export interface StoredSuccess {
+  readonly outcome: "succeeded"
   readonly body: Json
   /**
    * Top-level fields of `body` that hold a secret (a webhook endpoint's signing secret): they
@@ -64,6 +72,58 @@ export interface StoredResponse {
   readonly sealed?: ReadonlyArray<string> | undefined
 }
 
+/** A failure: the record of this kind made under the key failed (its own fields say how). */
+export interface StoredFailure {
+  readonly outcome: "failed"
+  readonly record: "charge" | "refund"
+}
+
+/** A success with `body`. */
+export const storedSuccess = (body: Json, sealed?: ReadonlyArray<string>): StoredSuccess =>
+  sealed === undefined ? { outcome: "succeeded", body } : { outcome: "succeeded", body, sealed }
+
+/** The failure of the record of kind `record` made under the key. */
+export const storedFailure = (record: StoredFailure["record"]): StoredFailure => ({
+  outcome: "failed",
+  record
+})
+
+// ---- in a row's two columns ---------------------------------------------------------------
+//
+// `response_status` and `response_body` keep what versions before outcomes stored there, the
+// HTTP answer (status; the result, or the API's error), so that a record they wrote within its
+// 24 hours still replays: a status below 300 is a success, any other a failure. A failure's
+// body names the record that failed; an earlier one held the API's error, and only a refund's
+// has the code `refund_failed`.
+
+/** The `response_status` of a success, and of a failure. */
+const SUCCEEDED_STATUS = 200
+const FAILED_STATUS = 400
+
+/** What `response_status` holds for `response`. */
+export const statusColumn = (response: StoredResponse): number =>
+  response.outcome === "succeeded" ? SUCCEEDED_STATUS : FAILED_STATUS
+
+/** What `response_body` holds for `response` (sealed already, if it has sealed fields). */
+export const bodyColumn = (response: StoredResponse): Json =>
+  response.outcome === "succeeded" ? response.body : { failed: response.record }
+
+/** A failure's record, as a failure's body names it now or as an earlier API error implies. */
+const failedRecord = (body: Json): StoredFailure["record"] => {
+  const named = (body as { failed?: unknown } | null)?.failed
+  if (named === "charge" || named === "refund") return named
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code
+  return code === "refund_failed" ? "refund" : "charge"
+}
+
+/** The response a row's two columns hold (null while the request runs). */
+export const fromColumns = (status: number | null, body: Json): StoredResponse | null =>
+  status === null
+    ? null
+    : status < 300
+      ? { outcome: "succeeded", body }
+      : storedFailure(failedRecord(body))
+
 /** The marker of a sealed field in a stored body: `{"$sealed": "v1.…"}`. */
 const SEALED = "$sealed"
 
@@ -71,16 +131,16 @@ const SEALED = "$sealed"
 const sealContext = (accountId: string, livemode: boolean, key: string, field: string) =>
   `idempotency/${accountId}/${livemode}/${key}/${field}`
 
-/** The body to store: `response.sealed`'s fields sealed. */
-export const sealBody = (
+/** The response to store: a success's `sealed` fields sealed. */
+export const seal = (
   box: SecretBoxService,
   tenant: Tenant,
   key: string,
   response: StoredResponse
-): Json => {
+): StoredResponse => {
+  if (response.outcome === "failed" || response.sealed === undefined) return response
   const body = response.body
-  if (response.sealed === undefined || typeof body !== "object" || body === null) return body
-  if (Array.isArray(body)) return body
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return response
   const out: Record<string, Json> = { ...(body as Record<string, Json>) }
   for (const field of response.sealed) {
     const value = out[field]
@@ -90,16 +150,18 @@ export const sealBody = (
       }
     }
   }
-  return out
+  return { outcome: "succeeded", body: out }
 }
 
-/** A stored body with its sealed fields opened. */
+/** A stored record with its success's sealed fields opened. */
 export const openBody = (
   box: SecretBoxService,
   record: IdempotencyRecord
 ): Effect.Effect<IdempotencyRecord, StorageError> => {
-  const body = record.response?.body
-  if (record.response === null || typeof body !== "object" || body === null || Array.isArray(body))
+  const response = record.response
+  if (response === null || response.outcome === "failed") return Effect.succeed(record)
+  const body = response.body
+  if (typeof body !== "object" || body === null || Array.isArray(body))
     return Effect.succeed(record)
   const fields = Object.entries(body as Record<string, Json>).filter(
     ([, v]) => typeof v === "object" && v !== null && !Array.isArray(v) && SEALED in v
@@ -117,10 +179,7 @@ export const openBody = (
     ),
     (opened) => ({
       ...record,
-      response: {
-        status: record.response!.status,
-        body: { ...(body as Record<string, Json>), ...Object.fromEntries(opened) }
-      }
+      response: storedSuccess({ ...(body as Record<string, Json>), ...Object.fromEntries(opened) })
     })
   )
 }

@@ -58,7 +58,11 @@ export {
   type IdempotencyRecord,
   IdempotencyRepository,
   type IdempotencyRepositoryService,
+  type StoredFailure,
   type StoredResponse,
+  type StoredSuccess,
+  storedFailure,
+  storedSuccess,
   TTL_MS as IDEMPOTENCY_TTL_MS
 } from "./IdempotencyRepository.js"
 export { Ids } from "./Ids.js"

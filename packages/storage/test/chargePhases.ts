@@ -100,7 +100,7 @@ const succeed = (charges: ChargeRepositoryService, tenant: Tenant, id: string, k
       idempotency:
         key === undefined
           ? undefined
-          : { key, fingerprint: "fp", response: { status: 200, body: { id: settled.id } } }
+          : { key, fingerprint: "fp", response: { outcome: "succeeded", body: { id: settled.id } } }
     })
   )
 
@@ -158,7 +158,10 @@ export const chargePhaseCases = (it: EffectIt) => {
       expect(lost.record).toEqual(won.record)
       expect(yield* eventTypes(tenant, charge.id)).toEqual(["charge.succeeded"])
       const replay = yield* idempotency.begin(tenant, "k-settle", "fp")
-      expect(replay).toEqual({ _tag: "Replay", response: { status: 200, body: { id: charge.id } } })
+      expect(replay).toEqual({
+        _tag: "Replay",
+        response: { outcome: "succeeded", body: { id: charge.id } }
+      })
       // A claim still held (a retry in flight) is completed, not replaced.
       const held = pending(tenant, { idempotencyKey: "k-held", requestFingerprint: "fp" })
       yield* charges.beginCharge(held)
@@ -349,7 +352,7 @@ export const chargePhaseCases = (it: EffectIt) => {
           idempotency: {
             key: "r-3",
             fingerprint: "fp",
-            response: { status: 200, body: { id: r.id } }
+            response: { outcome: "succeeded", body: { id: r.id } }
           }
         })
       )

@@ -157,7 +157,10 @@ for (const store of stores) {
                   yield* charges.insert(charge)
                   if (failAt === "between") yield* Effect.fail("injected failure" as const)
                   yield* events.insert(eventFor(charge))
-                  yield* idempotency.complete(test, key, { status: 200, body: { id: charge.id } })
+                  yield* idempotency.complete(test, key, {
+                    outcome: "succeeded",
+                    body: { id: charge.id }
+                  })
                   if (failAt === "end") yield* Effect.fail("injected failure" as const)
                 })
               )
@@ -199,7 +202,7 @@ for (const store of stores) {
                   }
                   const charge = newCharge(test)
                   const response: StoredResponse = {
-                    status: 200,
+                    outcome: "succeeded",
                     body: { id: charge.id, amount: charge.amount }
                   }
                   if (way === "create") {
@@ -245,7 +248,7 @@ for (const store of stores) {
           const charges = yield* ChargeRepository
           const events = yield* EventRepository
           const idempotency = yield* IdempotencyRepository
-          const response: StoredResponse = { status: 200, body: { ok: true } }
+          const response: StoredResponse = { outcome: "succeeded", body: { ok: true } }
           // The key was never claimed: nothing is written.
           const orphan = newCharge(test)
           const unclaimed = yield* Effect.either(
@@ -321,13 +324,10 @@ for (const store of stores) {
             expect(Either.isLeft(reused) && reused.left._tag).toBe("IdempotencyKeyReused")
             // The same key in the other mode is another key.
             expect((yield* idempotency.begin(live, "k", "fp"))._tag).toBe("Started")
-            yield* idempotency.complete(test, "k", {
-              status: 402,
-              body: { error: { code: "card_declined" } }
-            })
+            yield* idempotency.complete(test, "k", { outcome: "failed", record: "refund" })
             expect(yield* idempotency.begin(test, "k", "fp")).toEqual({
               _tag: "Replay",
-              response: { status: 402, body: { error: { code: "card_declined" } } }
+              response: { outcome: "failed", record: "refund" }
             })
             // Released claims can be taken again; done records are not released.
             yield* idempotency.release(live, "k")
@@ -357,7 +357,10 @@ for (const store of stores) {
             const idempotency = yield* IdempotencyRepository
             yield* idempotency.begin(test, "crashed", "fp")
             yield* idempotency.begin(test, "finished", "fp")
-            yield* idempotency.complete(test, "finished", { status: 200, body: { ok: true } })
+            yield* idempotency.complete(test, "finished", {
+              outcome: "succeeded",
+              body: { ok: true }
+            })
             const justBefore = clockAhead(CLAIM_LEASE_MS - 1000)
             const inUse = yield* Effect.either(justBefore(idempotency.begin(test, "crashed", "fp")))
             expect(Either.isLeft(inUse) && inUse.left._tag).toBe("IdempotencyKeyInUse")

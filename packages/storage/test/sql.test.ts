@@ -10,6 +10,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { AccountRepository } from "../src/AccountRepository.js"
 import { ChargeRepository } from "../src/ChargeRepository.js"
+import { IdempotencyRepository } from "../src/IdempotencyRepository.js"
 import { Ids } from "../src/Ids.js"
 import * as Migrations from "../src/Migrations.js"
 import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
@@ -91,6 +92,43 @@ for (const store of sqlStores) {
           SELECT 9007199254740991::int8 AS big, count(*) AS count FROM api_keys`
           expect(n).toEqual({ big: 9007199254740991, count: 1 })
         })
+      )
+
+      it.effect(
+        "a record stored as an HTTP answer by an earlier version replays as its outcome",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* PgClient.PgClient
+            const idempotency = yield* IdempotencyRepository
+            const tenant = { accountId: "acct_legacy", livemode: false }
+            const now = Date.now()
+            const legacy = (key: string, status: number, body: unknown) =>
+              sql`INSERT INTO idempotency_records (account_id, livemode, key, fingerprint, state,
+                response_status, response_body, created_ms, expires_at_ms)
+              VALUES (${tenant.accountId}, false, ${key}, 'fp', 'done', ${status},
+                ${JSON.stringify(body)}::jsonb, ${now}, ${now + 60_000})`
+            yield* legacy("ok", 200, { id: "ch_1", object: "charge" })
+            yield* legacy("declined", 402, {
+              error: { type: "card_error", code: "card_declined", message: "Declined." }
+            })
+            yield* legacy("refused", 400, {
+              error: { type: "invalid_request_error", code: "refund_failed", param: "charge" }
+            })
+            const replayOf = (key: string) =>
+              Effect.map(idempotency.begin(tenant, key, "fp"), (begun) =>
+                begun._tag === "Replay" ? begun.response : begun._tag
+              )
+            expect(yield* replayOf("ok")).toEqual({
+              outcome: "succeeded",
+              body: { id: "ch_1", object: "charge" }
+            })
+            expect(yield* replayOf("declined")).toEqual({ outcome: "failed", record: "charge" })
+            expect(yield* replayOf("refused")).toEqual({ outcome: "failed", record: "refund" })
+            // Written now, read back the same.
+            yield* idempotency.begin(tenant, "new", "fp")
+            yield* idempotency.complete(tenant, "new", { outcome: "failed", record: "refund" })
+            expect(yield* replayOf("new")).toEqual({ outcome: "failed", record: "refund" })
+          })
       )
 
       it.effect(

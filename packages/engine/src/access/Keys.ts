@@ -4,7 +4,12 @@
  * key's kind and mode; the random part is what makes it a secret.
  */
 import { randomBytes } from "node:crypto"
-import type { CurrentKey } from "@levy/api"
+
+/** What a key may do: a secret key everything, a publishable key the few calls a browser makes. */
+export type KeyKind = "secret" | "publishable"
+
+/** Which data a key sees: a development key test mode, a production key live mode. */
+export type Mode = "test" | "live"
 
 /** The four kinds of key an account holds, by the name used in files and on the CLI. */
 export const kinds = ["secretDev", "publishableDev", "secretProd", "publishableProd"] as const
@@ -12,10 +17,7 @@ export type Kind = (typeof kinds)[number]
 
 /** Prefix, key kind and mode of each of the four kinds. */
 export const spec: Readonly<
-  Record<
-    Kind,
-    { readonly prefix: string; readonly kind: CurrentKey.KeyKind; readonly mode: CurrentKey.Mode }
-  >
+  Record<Kind, { readonly prefix: string; readonly kind: KeyKind; readonly mode: Mode }>
 > = {
   secretDev: { prefix: "sk_dev_service_", kind: "secret", mode: "test" },
   publishableDev: { prefix: "pk_dev_service_", kind: "publishable", mode: "test" },

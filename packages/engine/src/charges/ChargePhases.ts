@@ -6,7 +6,7 @@
  * settle is conditional, so whoever comes second writes nothing and answers what the first
  * stored: the response is a function of the stored charge alone (`responseOf`).
  */
-import { ApiError, Dispute as DisputeApi, Charge as Wire } from "@levy/api"
+import { Dispute as DisputeApi, Charge as Wire } from "@levy/api"
 import {
   ChargeRepository,
   type ChargeSettlement,
@@ -17,7 +17,10 @@ import {
   type JsonObject,
   StorageError,
   type Charge as Stored,
-  type StoredCharge
+  type StoredCharge,
+  type StoredResponse,
+  storedFailure,
+  storedSuccess
 } from "@levy/storage"
 import { Effect, Schema } from "effect"
 import * as DisputeWire from "../disputes/DisputeWire.js"
@@ -70,54 +73,31 @@ export const planOf = (charge: StoredCharge, resumed: boolean): Collect.Plan => 
   }
 }
 
-/** Why a charge failed, kept in `details.failure`: which error its request answers. */
-interface Failure {
+/** Why a charge failed, kept in `details.failure`: what its request's error says, at every door. */
+export interface Failure {
+  /**
+   * `declined` by the card's issuer; or refused by the processor: as a whole (`refused`), for
+   * one of the request's fields (`request_refused`), or for its source (`source_invalid`).
+   */
   readonly kind: "declined" | "refused" | "request_refused" | "source_invalid"
   readonly declineCode?: string | undefined
   /** The request's field the processor refused (`request_refused`). */
   readonly param?: string | undefined
 }
 
-/** The error a settled charge's request answers; none for a succeeded one. */
-export const errorOf = (charge: Stored): ApiError.LevyError | undefined => {
-  if (charge.status !== "failed") return undefined
-  const failure = (charge.details as { failure?: Failure }).failure
-  const code = charge.failureCode ?? "card_declined"
-  const message = charge.failureMessage ?? "Your card was declined."
-  switch (failure?.kind) {
-    case "refused":
-      return new ApiError.InvalidRequestError({ code, message })
-    case "request_refused":
-      return new ApiError.InvalidRequestError({
-        code,
-        message,
-        ...(failure.param === undefined ? {} : { param: failure.param })
-      })
-    case "source_invalid":
-      return new ApiError.InvalidRequestError({ code, message, param: "source" })
-    default:
-      return new ApiError.CardError({
-        code,
-        message,
-        ...(failure?.declineCode === undefined ? {} : { declineCode: failure.declineCode }),
-        charge: charge.id
-      })
-  }
-}
+/** Why a failed charge failed, as its settle kept it (a charge settled before it was kept: none). */
+export const failureOf = (charge: Stored): Failure | undefined =>
+  (charge.details as { failure?: Failure }).failure
 
 /**
- * The response (status and body) a settled charge's request answers; `encoded` is the charge
- * as the wire encodes it when the caller has it already (a charge is encoded once per settle).
+ * The response a settled charge's request stores for its key: the charge, or its failure (read
+ * back from the charge on replay); `encoded` is the charge as the wire encodes it when the
+ * caller has it already (a charge is encoded once per settle).
  */
-export const responseOf = (
-  charge: Stored,
-  encoded?: Json
-): { readonly status: number; readonly body: Json } => {
-  const error = errorOf(charge)
-  return error === undefined
-    ? { status: 200, body: encoded ?? (encodeCharge(ChargeWire.toWire(charge)) as unknown as Json) }
-    : (ApiError.toResponse(error) as { status: number; body: Json })
-}
+export const responseOf = (charge: Stored, encoded?: Json): StoredResponse =>
+  charge.status === "failed"
+    ? storedFailure("charge")
+    : storedSuccess(encoded ?? (encodeCharge(ChargeWire.toWire(charge)) as unknown as Json))
 
 /** The stored outcome of a collection that ended. */
 const settlementOf = (

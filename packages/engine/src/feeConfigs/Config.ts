@@ -1,10 +1,10 @@
 /**
  * The account's fee configuration as stored (a JSON object of the wire's fields, docs/design.md
  * §6) and what the handlers need from it: the lazily created default, the engine's
- * `FeeSchedule`, the wire `FeeConfig`, and the storage failures as API errors.
+ * `FeeSchedule` (or its refusal, a `FeeError` naming the field) and the wire `FeeConfig`.
  */
 
-import { ApiError, type CurrentKey, type FeeConfig, type FeeConfigUpdate } from "@levy/api"
+import type { FeeConfig, FeeConfigUpdate } from "@levy/api"
 import {
   type ComplianceRules,
   FeeError,
@@ -18,7 +18,7 @@ import {
   type FeeConfigChange,
   FeeConfigRepository,
   type JsonObject,
-  Tenant,
+  type Tenant,
   UNSTORED_VERSION
 } from "@levy/storage"
 import { type Context, Effect, Either, Option } from "effect"
@@ -75,10 +75,6 @@ export const fromJson = (json: JsonObject): StoredConfig =>
 
 export const toJson = (value: object): JsonObject => value as unknown as JsonObject
 
-/** The key's tenant: its account and mode; nothing crosses either. */
-export const tenantOf = (key: CurrentKey.Key): Tenant.Tenant =>
-  Tenant.make(key.accountId, key.mode === "live")
-
 /**
  * The configuration in force, read without writing: the stored one, else the defaults. Reads,
  * quotes and charges use it, so a request that is refused leaves no row behind; only a change
@@ -104,9 +100,6 @@ export const versioned = (tenant: Tenant.Tenant) =>
 
 /** The engine's schedule for a configuration, or the refusal naming the field. */
 export const scheduleOf = (config: StoredConfig) => FeeSchedule.make(config)
-
-/** `scheduleOf`, refused as the API's error. */
-export const schedule = (config: StoredConfig) => asApiError(FeeSchedule.make(config))
 
 /**
  * The defect for a stored configuration the engine refuses: the server's fault, answered
@@ -136,14 +129,6 @@ export const regionOf = (
     ? Either.left(regionRequired)
     : Either.right(region)
 }
-
-/** An engine refusal as the API's error, a success passed as it is (estimates' hot path). */
-const asApiError = <A>(
-  result: Either.Either<A, FeeError>
-): Either.Either<A, ApiError.InvalidRequestError> =>
-  Either.isLeft(result)
-    ? Either.left(ApiError.fromFeeError(result.left))
-    : (result as Either.Either<A, never>)
 
 type Rules = Context.Tag.Service<ComplianceRules>
 
@@ -180,9 +165,9 @@ export const costOfAcceptanceOf = (
     ? Either.right(undefined)
     : Rate.parsePercentage(percent, "costOfAcceptance")
 
-/** `costOfAcceptanceOf` in parts per million (for FeeRaise's own keys), refused as the API's error. */
+/** `costOfAcceptanceOf` in parts per million (for FeeRaise's own keys). */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
-  Either.map(asApiError(costOfAcceptanceOf(percent)), (rate) => rate?.ppm)
+  Either.map(costOfAcceptanceOf(percent), (rate) => rate?.ppm)
 
 /** The cap and disclosure rule of each listed region, as the account's ruleset answers today. */
 export const regionsOf = (ruleset: Ruleset.Ruleset, codes: ReadonlyArray<string>) => {

@@ -66,7 +66,7 @@ interface Priced {
 }
 
 const priced = (rules: Rules, config: StoredConfig): Priced | undefined => {
-  const schedule = Config.schedule(config)
+  const schedule = Config.scheduleOf(config)
   const coa = Config.costOfAcceptancePpm(config.costOfAcceptance)
   const ruleset = Config.rulesetOf(rules, config)
   return Either.isLeft(schedule) || Either.isLeft(coa) || ruleset === undefined

@@ -11,6 +11,7 @@ import {
   type Json,
   type StorageError,
   type StoredResponse,
+  storedSuccess,
   type Tenant
 } from "@levy/storage"
 import { Effect, Option, Schema } from "effect"
@@ -47,7 +48,7 @@ export const record = (
           .pipe(Effect.catchTag("RecordNotFound", Effect.die), Effect.asVoid)
       )
 
-/** Stores a 200 response with `value` encoded by `schema` (the result's schema). */
+/** Stores the success `value`, encoded by `schema` (the result's schema). */
 export const recordSuccess = <A, I>(
   claim: Option.Option<Claim>,
   schema: Schema.Schema<A, I>,
@@ -58,9 +59,7 @@ export const recordSuccess = <A, I>(
     ? Effect.void
     : Schema.encode(schema)(value).pipe(
         Effect.orDie,
-        Effect.flatMap((body) =>
-          record(claim, { status: 200, body: body as Json, ...(sealed ? { sealed } : {}) })
-        )
+        Effect.flatMap((body) => record(claim, storedSuccess(body as Json, sealed)))
       )
 
 /**

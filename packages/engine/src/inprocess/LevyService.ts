@@ -41,6 +41,7 @@ import {
   type IdempotencyKeyReused,
   type IdempotencyRepository,
   type Ids,
+  type Json,
   type Page,
   type ProcessorConfigRepository,
   type Signer,
@@ -365,8 +366,8 @@ const keyed = <B, BI, E, R, ER, RR>(
       (claim) => write(Option.some(claim)),
       {
         response: (value) => ({
-          status: 200,
-          body: Schema.encodeSync(encode)(value) as StoredResponse["body"]
+          outcome: "succeeded",
+          body: Schema.encodeSync(encode)(value) as Json
         }),
         isStored: (error) => isStored(error as Parameters<typeof isStored>[0])
       }

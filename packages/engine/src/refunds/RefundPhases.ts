@@ -9,7 +9,7 @@
  * (`lookupRefund`) and is repeated under its key only when the processor has none, or, where it
  * cannot be asked, only inside the processor's key window.
  */
-import { ApiError, Refund as RefundApi } from "@levy/api"
+import { Refund as RefundApi } from "@levy/api"
 import {
   ChargeRepository,
   type Event,
@@ -18,7 +18,10 @@ import {
   type RefundSettlement,
   StorageError,
   type StoredCharge,
-  type StoredRefund
+  type StoredRefund,
+  type StoredResponse,
+  storedFailure,
+  storedSuccess
 } from "@levy/storage"
 import { Effect, Schema } from "effect"
 import * as ChargeWire from "../charges/ChargeWire.js"
@@ -74,19 +77,14 @@ export const partsOf = (refund: StoredRefund, charge: StoredCharge): ReadonlyArr
   ].filter((p) => p.amount > 0)
 }
 
-/** The error a failed refund's request answers. */
-export const failure = (refund: StoredRefund) =>
-  new ApiError.InvalidRequestError({
-    code: "refund_failed",
-    param: "charge",
-    message: `The payment processor refused the refund of charge ${refund.chargeId}: ${refund.failureMessage ?? "refused"} (${refund.failureCode ?? "refund_failed"}). Nothing was refunded; the amount is refundable again.`
-  })
-
-/** The response a settled refund's request answers. */
-export const responseOf = (refund: StoredRefund, currency: string) =>
+/**
+ * The response a settled refund's request stores for its key: the refund, or its failure (read
+ * back from the refund on replay).
+ */
+export const responseOf = (refund: StoredRefund, currency: string): StoredResponse =>
   refund.status === "failed"
-    ? (ApiError.toResponse(failure(refund)) as { status: number; body: Json })
-    : { status: 200, body: encodeRefund(RefundWire.toWire(refund, currency)) as unknown as Json }
+    ? storedFailure("refund")
+    : storedSuccess(encodeRefund(RefundWire.toWire(refund, currency)) as unknown as Json)
 
 /** Gives back the parts (each found first when resuming); what the processor kept is the settlement. */
 const collect = (

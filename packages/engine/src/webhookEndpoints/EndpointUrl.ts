@@ -6,12 +6,9 @@ import type { Tenant } from "@levy/storage"
 import { Effect } from "effect"
 import { LoopbackTargets } from "./LoopbackTargets.js"
 import * as UrlGuard from "./UrlGuard.js"
-import { WebhookUrlRefused } from "./WebhookEndpointErrors.js"
+import type { WebhookUrlRefused } from "./WebhookEndpointErrors.js"
 
 export const check = (tenant: Tenant.Tenant, url: string): Effect.Effect<void, WebhookUrlRefused> =>
   Effect.flatMap(LoopbackTargets, (allowLoopback: boolean) =>
-    UrlGuard.check(url, { livemode: tenant.livemode, allowLoopback }).pipe(
-      Effect.mapError((refused) => new WebhookUrlRefused({ url, message: refused.message })),
-      Effect.asVoid
-    )
+    Effect.asVoid(UrlGuard.check(url, { livemode: tenant.livemode, allowLoopback }))
   )

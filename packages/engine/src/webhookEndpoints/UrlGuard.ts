@@ -16,9 +16,9 @@
  */
 import { lookup as dnsLookup } from "node:dns/promises"
 import { isIP } from "node:net"
-import { ApiError } from "@levy/api"
 import { Duration, Effect } from "effect"
 import ipaddr from "ipaddr.js"
+import { WebhookUrlRefused } from "./WebhookEndpointErrors.js"
 
 /** Longest URL accepted. */
 export const MAX_URL_LENGTH = 2048
@@ -80,8 +80,8 @@ const REASONS: Readonly<Record<string, string>> = {
   teredo: TRANSLATED
 }
 
-const refuse = (message: string) =>
-  new ApiError.InvalidRequestError({ code: "url_invalid", param: "url", message })
+/** The refusal of `url`, saying why (the HTTP API answers it as `url_invalid` on `url`). */
+const refuse = (url: string, message: string) => new WebhookUrlRefused({ url, message })
 
 /** Where a target is checked: its mode, and whether loopback is allowed in test mode. */
 export interface Mode {
@@ -160,39 +160,39 @@ export const authorizationOf = (url: URL): string | null | undefined => {
  * The URL parsed, if it is an absolute http(s) URL with a host, within the length limit, that
  * can be sent to as it is written.
  */
-const parse = (
-  text: string,
-  livemode: boolean
-): Effect.Effect<URL, ApiError.InvalidRequestError> => {
+const parse = (text: string, livemode: boolean): Effect.Effect<URL, WebhookUrlRefused> => {
   if (text.length > MAX_URL_LENGTH) {
-    return Effect.fail(refuse(`The URL must be at most ${MAX_URL_LENGTH} characters.`))
+    return Effect.fail(refuse(text, `The URL must be at most ${MAX_URL_LENGTH} characters.`))
   }
   let url: URL
   try {
     url = new URL(text)
   } catch {
-    return Effect.fail(refuse("The URL must be an absolute http or https URL."))
+    return Effect.fail(refuse(text, "The URL must be an absolute http or https URL."))
   }
   if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hostname === "") {
-    return Effect.fail(refuse("The URL must be an absolute http or https URL."))
+    return Effect.fail(refuse(text, "The URL must be an absolute http or https URL."))
   }
   if (livemode && url.protocol !== "https:") {
-    return Effect.fail(refuse("Live-mode webhook endpoints must use https."))
+    return Effect.fail(refuse(text, "Live-mode webhook endpoints must use https."))
   }
   if (authorizationOf(url) === undefined) {
     return Effect.fail(
-      refuse("The URL's user name or password is not valid percent-encoding (write '%' as '%25').")
+      refuse(
+        text,
+        "The URL's user name or password is not valid percent-encoding (write '%' as '%25')."
+      )
     )
   }
   // `URL` refuses ports above 65535; 0 parses but cannot be connected to.
   if (url.port === "0") {
-    return Effect.fail(refuse("The URL's port must be between 1 and 65535."))
+    return Effect.fail(refuse(text, "The URL's port must be between 1 and 65535."))
   }
   return Effect.succeed(url)
 }
 
 /** The host's addresses: itself when it is an IP literal, else every address it resolves to. */
-const resolve = (host: string, lookup: Lookup) => {
+const resolve = (text: string, host: string, lookup: Lookup) => {
   const family = isIP(host)
   if (family === 4 || family === 6) {
     return Effect.succeed<ReadonlyArray<Address>>([{ address: host, family }])
@@ -200,35 +200,36 @@ const resolve = (host: string, lookup: Lookup) => {
   return Effect.tryPromise(() => lookup(host)).pipe(
     Effect.timeoutFail({
       duration: LOOKUP_TIMEOUT,
-      onTimeout: () => refuse(`The host '${host}' could not be resolved (DNS timed out).`)
+      onTimeout: () => refuse(text, `The host '${host}' could not be resolved (DNS timed out).`)
     }),
     Effect.catchTag("UnknownException", () =>
-      Effect.fail(refuse(`The host '${host}' could not be resolved.`))
+      Effect.fail(refuse(text, `The host '${host}' could not be resolved.`))
     ),
     Effect.filterOrFail(
       (addresses) => addresses.length > 0,
-      () => refuse(`The host '${host}' has no address.`)
+      () => refuse(text, `The host '${host}' has no address.`)
     )
   )
 }
 
 /**
  * Whether webhooks may be sent to `text` in this mode: the parsed URL and its addresses,
- * or a 400 `url_invalid` on `url` saying why not.
+ * or the refusal saying why not.
  */
 export const check = (
   text: string,
   options: Mode & { readonly lookup?: Lookup | undefined }
-): Effect.Effect<ResolvedTarget, ApiError.InvalidRequestError> =>
+): Effect.Effect<ResolvedTarget, WebhookUrlRefused> =>
   Effect.gen(function* () {
     const url = yield* parse(text, options.livemode)
     // `URL` keeps IPv6 literals in brackets: `[::1]`.
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
-    const addresses = yield* resolve(host, options.lookup ?? systemLookup)
+    const addresses = yield* resolve(text, host, options.lookup ?? systemLookup)
     for (const a of addresses) {
       const reason = forbiddenReason(a, options)
       if (reason !== undefined) {
         return yield* refuse(
+          text,
           isIP(host) === 0
             ? `The host '${host}' resolves to ${a.address}, ${reason}.`
             : `The URL's host is ${reason}.`

@@ -4,8 +4,10 @@
  * already finished (`Idempotent-Replayed: true`); 409 while it is still running; 400 when
  * the key came with another request. The claim travels to the handler as a service of the
  * request (`RequestClaim`). After it ran: a workflow that wrote has already stored its
- * response with the write, and said so (`Written`); otherwise a 2xx is stored now, and any
- * failure forgets the claim, so a retry runs again (nothing was written for it).
+ * response with the write, and said so (`Written`); otherwise a 200 is stored now, and any
+ * other answer forgets the claim, so a retry runs again (nothing was written for it). A stored
+ * success replays as the 200 with its body; a stored failure (a charge or refund the processor
+ * refused) as the API's error made again from the record that failed (`ReplayedFailures`).
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
@@ -14,8 +16,16 @@ import * as Fingerprint from "@levy/engine/idempotency/Fingerprint.js"
 import * as IdempotencyKey from "@levy/engine/idempotency/IdempotencyKey.js"
 import * as RequestClaim from "@levy/engine/idempotency/RequestClaim.js"
 import * as Written from "@levy/engine/idempotency/Written.js"
-import { IdempotencyRepository, type Json, type StorageError, type Tenant } from "@levy/storage"
+import {
+  IdempotencyRepository,
+  type Json,
+  type StorageError,
+  type StoredResponse,
+  storedSuccess,
+  type Tenant
+} from "@levy/storage"
 import { type Duration, Effect, Option } from "effect"
+import { ReplayedFailures, type ReplayFailure } from "./ReplayedFailures.js"
 
 /** The longest a request holding a key may run (Deadline.ts). */
 export const DEADLINE = Deadline.DEADLINE
@@ -79,10 +89,31 @@ const bodyOf = (response: HttpServerResponse.HttpServerResponse): Json | undefin
   }
 }
 
+/** A replay is marked so (Stripe's header): the client sees it did not run again. */
+const REPLAYED = { "idempotent-replayed": "true" }
+
+/** The answer a key stored, sent again. */
+const replay = (
+  replayFailure: ReplayFailure,
+  tenant: Tenant.Tenant,
+  key: string,
+  response: StoredResponse
+) =>
+  response.outcome === "succeeded"
+    ? Effect.succeed(HttpServerResponse.unsafeJson(response.body, { headers: REPLAYED }))
+    : Effect.map(replayFailure(tenant, key, response), (error) => {
+        const answer = ApiError.toResponse(error)
+        return HttpServerResponse.unsafeJson(answer.body, {
+          status: answer.status,
+          headers: REPLAYED
+        })
+      })
+
 /** Runs `respond` (a request already turned into a response, errors included) under the key. */
 export const make = (deadline: Duration.DurationInput = DEADLINE) =>
   Effect.gen(function* () {
     const repo = yield* IdempotencyRepository
+    const replayFailure = yield* ReplayedFailures
     return <R>(
       tenant: Tenant.Tenant,
       key: string,
@@ -108,12 +139,8 @@ export const make = (deadline: Duration.DurationInput = DEADLINE) =>
             StorageError: unavailable
           })
         )
-        if (begun._tag === "Replay") {
-          return HttpServerResponse.unsafeJson(begun.response.body, {
-            status: begun.response.status,
-            headers: { "idempotent-replayed": "true" }
-          })
-        }
+        if (begun._tag === "Replay")
+          return yield* replay(replayFailure, tenant, key, begun.response)
         const claim = yield* RequestClaim.RequestClaim.make({ tenant, key, fingerprint })
         const forget = repo.release(tenant, key).pipe(Effect.catchAll(unavailable), Effect.ignore)
         const response = yield* respond.pipe(
@@ -130,13 +157,14 @@ export const make = (deadline: Duration.DurationInput = DEADLINE) =>
         )
         // The request's write stored the response with itself, or let the claim go on purpose.
         if (Written.isSettled(yield* RequestClaim.recordingOf(claim))) return response
-        const body = response.status < 300 ? bodyOf(response) : undefined
+        // Every success of the API is a 200; anything else is not kept.
+        const body = response.status === 200 ? bodyOf(response) : undefined
         if (body === undefined) {
           yield* forget
           return response
         }
         yield* repo
-          .complete(tenant, key, { status: response.status, body })
+          .complete(tenant, key, storedSuccess(body))
           .pipe(
             Effect.catchTag("RecordNotFound", Effect.die),
             Effect.catchAll(unavailable),

@@ -8,8 +8,8 @@ import { RulesetVersions } from "@levy/core"
 import * as ChargePhases from "@levy/engine/charges/ChargePhases.js"
 import type { EstimateRefused } from "@levy/engine/estimates/QuoteErrors.js"
 import * as Connect from "@levy/engine/processorConfigs/Connect.js"
-import * as RefundPhases from "@levy/engine/refunds/RefundPhases.js"
 import type { WorkflowError } from "@levy/engine/WorkflowError.js"
+import type { StoredCharge, StoredRefund } from "@levy/storage"
 import { Effect } from "effect"
 import * as OtherMode from "../http/OtherMode.js"
 import { unavailable } from "../http/Unavailable.js"
@@ -91,6 +91,44 @@ const estimateRefusal = (error: EstimateRefused): string => {
   }
 }
 
+/**
+ * The error a charge the processor refused answers, from what the charge keeps (its request's
+ * first answer and every replay of it are the same): a decline is a 402 card error naming the
+ * charge, a refusal a 400 naming the field it was for.
+ */
+const chargeFailed = (charge: StoredCharge): ApiError.CardError | ApiError.InvalidRequestError => {
+  const failure = ChargePhases.failureOf(charge)
+  const code = charge.failureCode ?? "card_declined"
+  const message = charge.failureMessage ?? "Your card was declined."
+  switch (failure?.kind) {
+    case "refused":
+      return new ApiError.InvalidRequestError({ code, message })
+    case "request_refused":
+      return new ApiError.InvalidRequestError({
+        code,
+        message,
+        ...(failure.param === undefined ? {} : { param: failure.param })
+      })
+    case "source_invalid":
+      return new ApiError.InvalidRequestError({ code, message, param: "source" })
+    default:
+      return new ApiError.CardError({
+        code,
+        message,
+        ...(failure?.declineCode === undefined ? {} : { declineCode: failure.declineCode }),
+        charge: charge.id
+      })
+  }
+}
+
+/** The error a refund the processor refused answers, from what the refund keeps. */
+const refundFailed = (refund: StoredRefund) =>
+  new ApiError.InvalidRequestError({
+    code: "refund_failed",
+    param: "charge",
+    message: `The payment processor refused the refund of charge ${refund.chargeId}: ${refund.failureMessage ?? "refused"} (${refund.failureCode ?? "refund_failed"}). Nothing was refunded; the amount is refundable again.`
+  })
+
 /** A workflow's failure as the API's error; store failures and unanswering processors are logged. */
 export const toApiError = <E extends DomainError>(error: E): Effect.Effect<never, ApiErrorOf<E>> =>
   apiErrorOf(error) as Effect.Effect<never, ApiErrorOf<E>>
@@ -138,7 +176,7 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
     case "OutcomeUnknown":
       return ProcessorErrors.unavailable(error.error, error.pending)
     case "ChargeFailed":
-      return Effect.fail(ChargePhases.errorOf(error.charge) as ApiError.LevyError)
+      return Effect.fail(chargeFailed(error.charge))
     case "ProcessorChanged":
       return Effect.fail(
         new ApiError.ServiceUnavailableError({
@@ -248,7 +286,7 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
         })
       )
     case "RefundFailed":
-      return Effect.fail(RefundPhases.failure(error.refund))
+      return Effect.fail(refundFailed(error.refund))
     case "RulesetVersionUnknown":
       return Effect.fail(
         new ApiError.InvalidRequestError({

@@ -6,7 +6,6 @@ import { CurrentKey } from "@levy/api"
 import * as ChargeWire from "@levy/engine/charges/ChargeWire.js"
 import { createCharge } from "@levy/engine/charges/createCharge.js"
 import { updateCharge } from "@levy/engine/charges/updateCharge.js"
-import * as Config from "@levy/engine/feeConfigs/Config.js"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
@@ -29,7 +28,7 @@ export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
       )
       .handle("retrieve", ({ path }) =>
         Effect.gen(function* () {
-          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
           const found = yield* charges.get(tenant, path.id).pipe(
             Effect.catchTags({
               RecordNotFound: () =>
@@ -42,7 +41,7 @@ export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
       )
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
           return yield* Listing.respond(
             urlParams,
             URL_PATH,

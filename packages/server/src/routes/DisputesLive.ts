@@ -6,13 +6,13 @@
 import { CurrentKey } from "@levy/api"
 import { withCurrencies, withCurrency } from "@levy/engine/charges/ChargeCurrencies.js"
 import * as DisputeWire from "@levy/engine/disputes/DisputeWire.js"
-import * as Config from "@levy/engine/feeConfigs/Config.js"
 import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
 import * as Unavailable from "../http/Unavailable.js"
+import * as Handle from "./Handle.js"
 
 const URL_PATH = "/v1/disputes"
 
@@ -22,7 +22,7 @@ export const DisputesLive = ApiHandlers.group("disputes", (handlers) =>
     return handlers
       .handle("retrieve", ({ path }) =>
         Effect.gen(function* () {
-          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
           const dispute = yield* charges.getDispute(tenant, path.id)
           return yield* withCurrency(tenant, dispute, DisputeWire.toWire)
         }).pipe(
@@ -30,7 +30,7 @@ export const DisputesLive = ApiHandlers.group("disputes", (handlers) =>
           Effect.catchTags({
             RecordNotFound: () =>
               Effect.flatMap(CurrentKey.CurrentKey, (key) =>
-                OtherMode.noSuch(Config.tenantOf(key), "dispute", path.id, (other) =>
+                OtherMode.noSuch(Handle.tenantOf(key), "dispute", path.id, (other) =>
                   charges.getDispute(other, path.id)
                 )
               ),
@@ -40,7 +40,7 @@ export const DisputesLive = ApiHandlers.group("disputes", (handlers) =>
       )
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
           return yield* Listing.respondPage(
             urlParams,
             URL_PATH,

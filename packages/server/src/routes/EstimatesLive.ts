@@ -16,7 +16,7 @@ import {
   type EstimateRequest,
   type Estimate as EstimateWire
 } from "@levy/api"
-import { ComplianceRules, type FeeSchedule } from "@levy/core"
+import { ComplianceRules, type FeeError, type FeeSchedule } from "@levy/core"
 import * as Quote from "@levy/engine/estimates/Quote.js"
 import * as Quoting from "@levy/engine/estimates/Quoting.js"
 import * as Config from "@levy/engine/feeConfigs/Config.js"
@@ -26,11 +26,12 @@ import { Effect, Either, Option } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Unavailable from "../http/Unavailable.js"
 import { toApiError } from "./ApiErrors.js"
+import * as Handle from "./Handle.js"
 
 /** A stored configuration with the engine's schedule for it (or the engine's refusal). */
 interface Prepared {
   readonly config: Config.StoredConfig
-  readonly schedule: Either.Either<FeeSchedule.FeeSchedule, ApiError.InvalidRequestError>
+  readonly schedule: Either.Either<FeeSchedule.FeeSchedule, FeeError>
 }
 
 /** The estimate for a decoded payload, for the request's key. */
@@ -43,7 +44,7 @@ const makeEstimate = Effect.gen(function* () {
     const cached = prepared.get(json)
     if (cached !== undefined) return cached
     const config = Config.fromJson(json)
-    const fresh = { config, schedule: Config.schedule(config) }
+    const fresh = { config, schedule: Config.scheduleOf(config) }
     prepared.set(json, fresh)
     return fresh
   }
@@ -79,7 +80,7 @@ const makeEstimate = Effect.gen(function* () {
     )
 
   return (key: CurrentKey.Key, payload: EstimateRequest.EstimateRequest) => {
-    const tenant = Config.tenantOf(key)
+    const tenant = Handle.tenantOf(key)
     const now = Math.floor(Date.now() / 1000)
     // The hot path: no card to describe, no fiber more than reading the configuration.
     if (payload.source === undefined) {

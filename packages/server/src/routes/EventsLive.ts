@@ -5,7 +5,6 @@
  */
 import { ApiError, CurrentKey, Event } from "@levy/api"
 import { toWire } from "@levy/engine/events/EventWire.js"
-import { tenantOf } from "@levy/engine/feeConfigs/Config.js"
 import {
   EventRepository,
   type Tenant,
@@ -18,6 +17,7 @@ import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Listing from "../http/Listing.js"
 import * as OtherMode from "../http/OtherMode.js"
 import { unavailable } from "../http/Unavailable.js"
+import { tenantOf } from "./Handle.js"
 import * as Idempotency from "./HandlerIdempotency.js"
 
 const URL_PATH = "/v1/events"

@@ -5,13 +5,16 @@
  * goes back to the edge that took it.
  */
 import { CurrentKey } from "@levy/api"
-import { tenantOf } from "@levy/engine/feeConfigs/Config.js"
 import type { Claim } from "@levy/engine/idempotency/Claim.js"
 import * as RequestClaim from "@levy/engine/idempotency/RequestClaim.js"
 import type { Written } from "@levy/engine/idempotency/Written.js"
-import type { Tenant } from "@levy/storage"
+import { Tenant } from "@levy/storage"
 import { Effect, type Option } from "effect"
 import { type ApiErrorOf, type DomainError, isStored, toApiError } from "./ApiErrors.js"
+
+/** The key's tenant: its account and mode; nothing crosses either. */
+export const tenantOf = (key: CurrentKey.Key): Tenant.Tenant =>
+  Tenant.make(key.accountId, key.mode === "live")
 
 /** The request's tenant. */
 export const tenant: Effect.Effect<Tenant.Tenant, never, CurrentKey.CurrentKey> = Effect.map(

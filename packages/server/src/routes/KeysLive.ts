@@ -4,12 +4,12 @@
  * included, can be shut off from the dashboard as from `levy keys revoke`.
  */
 import { ApiError, type ApiKey, CurrentKey } from "@levy/api"
-import { tenantOf } from "@levy/engine/feeConfigs/Config.js"
 import { AccountRepository, type ApiKey as StoredKey, type Tenant } from "@levy/storage"
 import { Effect, Option } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Listing from "../http/Listing.js"
 import { unavailable } from "../http/Unavailable.js"
+import { tenantOf } from "./Handle.js"
 
 const URL_PATH = "/v1/keys"
 

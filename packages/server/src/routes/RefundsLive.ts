@@ -3,7 +3,6 @@
  */
 import { CurrentKey } from "@levy/api"
 import { withCurrencies, withCurrency } from "@levy/engine/charges/ChargeCurrencies.js"
-import * as Config from "@levy/engine/feeConfigs/Config.js"
 import { createRefund } from "@levy/engine/refunds/createRefund.js"
 import * as RefundWire from "@levy/engine/refunds/RefundWire.js"
 import { ChargeRepository } from "@levy/storage"
@@ -26,7 +25,7 @@ export const RefundsLive = ApiHandlers.group("refunds", (handlers) =>
       )
       .handle("retrieve", ({ path }) =>
         Effect.gen(function* () {
-          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
           const refund = yield* charges.getRefund(tenant, path.id)
           return yield* withCurrency(tenant, refund, RefundWire.toWire)
         }).pipe(
@@ -34,7 +33,7 @@ export const RefundsLive = ApiHandlers.group("refunds", (handlers) =>
           Effect.catchTags({
             RecordNotFound: () =>
               Effect.flatMap(CurrentKey.CurrentKey, (key) =>
-                OtherMode.noSuch(Config.tenantOf(key), "refund", path.id, (other) =>
+                OtherMode.noSuch(Handle.tenantOf(key), "refund", path.id, (other) =>
                   charges.getRefund(other, path.id)
                 )
               ),
@@ -44,7 +43,7 @@ export const RefundsLive = ApiHandlers.group("refunds", (handlers) =>
       )
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const tenant = Config.tenantOf(yield* CurrentKey.CurrentKey)
+          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
           return yield* Listing.respondPage(
             urlParams,
             URL_PATH,

@@ -13,6 +13,7 @@ import { Effect, Either, Option } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Unavailable from "../http/Unavailable.js"
 import { toApiError } from "./ApiErrors.js"
+import * as Handle from "./Handle.js"
 
 const URL_PATH = "/v1/regions"
 
@@ -44,7 +45,7 @@ export const RegionsLive = ApiHandlers.group("regions", (handlers) =>
     const repo = yield* FeeConfigRepository
     /** The key's account's ruleset version; an account never configured follows the latest. */
     const rulesetFor = (key: CurrentKey.Key) =>
-      repo.get(Config.tenantOf(key)).pipe(
+      repo.get(Handle.tenantOf(key)).pipe(
         Effect.catchTag("StorageError", Unavailable.unavailable),
         Effect.flatMap((found) =>
           Option.isNone(found)

@@ -8,7 +8,7 @@ import {
   type IdempotencyRepositoryService,
   lapsed,
   openBody,
-  sealBody,
+  seal,
   started
 } from "../IdempotencyRepository.js"
 import { SecretBox } from "../SecretBox.js"
@@ -48,7 +48,7 @@ export const make = Effect.gen(function* () {
         const found = records.get(keyOf(tenant, key))
         if (!found)
           return Effect.fail(new RecordNotFound({ entity: "idempotency_record", id: key }))
-        const stored = { status: response.status, body: sealBody(box, tenant, key, response) }
+        const stored = seal(box, tenant, key, response)
         w.put(TABLE, keyOf(tenant, key), { ...found, state: "done", response: stored })
         return Effect.succeed<IdempotencyRecord>({ ...found, state: "done", response })
       }),
@@ -56,7 +56,7 @@ export const make = Effect.gen(function* () {
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         store.write((w) => {
           const found = records.get(keyOf(tenant, key))
-          const stored = { status: response.status, body: sealBody(box, tenant, key, response) }
+          const stored = seal(box, tenant, key, response)
           if (found !== undefined) {
             if (fingerprint === null || found.fingerprint === fingerprint)
               w.put(TABLE, keyOf(tenant, key), { ...found, state: "done", response: stored })

@@ -13,7 +13,7 @@ import {
   writeEffects
 } from "../ChargeRepository.js"
 import { EventRepository } from "../EventRepository.js"
-import { IdempotencyRepository } from "../IdempotencyRepository.js"
+import { bodyColumn, IdempotencyRepository, statusColumn } from "../IdempotencyRepository.js"
 import { DuplicateRecord, RecordNotFound, RefundTooLarge, StaleCharge } from "../StorageError.js"
 import type { Tenant } from "../Tenant.js"
 import * as SqlSupport from "./SqlSupport.js"
@@ -206,8 +206,8 @@ export const make = Effect.gen(function* () {
             idem === undefined
               ? sql`SELECT 1`
               : sql`UPDATE idempotency_records
-                  SET state = 'done', response_status = ${idem.response.status}::integer,
-                      response_body = ${SqlSupport.json(idem.response.body)}::jsonb
+                  SET state = 'done', response_status = ${statusColumn(idem.response)}::integer,
+                      response_body = ${SqlSupport.json(bodyColumn(idem.response))}::jsonb
                   WHERE account_id = ${c.accountId} AND livemode = ${c.livemode} AND key = ${idem.key}
                   RETURNING 1`
           }

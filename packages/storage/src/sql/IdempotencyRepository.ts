@@ -2,14 +2,17 @@
 import { PgClient } from "@effect/sql-pg"
 import { Clock, Effect, Layer } from "effect"
 import {
+  bodyColumn,
   CLAIM_LEASE_MS,
   existing,
+  fromColumns,
   type IdempotencyRecord,
   IdempotencyRepository,
   type IdempotencyRepositoryService,
   openBody,
-  sealBody,
-  started
+  seal,
+  started,
+  statusColumn
 } from "../IdempotencyRepository.js"
 import { SecretBox } from "../SecretBox.js"
 import { IdempotencyKeyInUse } from "../StorageError.js"
@@ -23,7 +26,7 @@ const toRecord = (r: IdempotencyRow): IdempotencyRecord => ({
   key: r.key,
   fingerprint: r.fingerprint,
   state: r.state,
-  response: r.responseStatus === null ? null : { status: r.responseStatus, body: r.responseBody },
+  response: fromColumns(r.responseStatus, r.responseBody),
   createdMs: r.createdMs,
   expiresAtMs: r.expiresAtMs
 })
@@ -34,8 +37,8 @@ const toRow = (r: IdempotencyRecord): IdempotencyRow => ({
   key: r.key,
   fingerprint: r.fingerprint,
   state: r.state,
-  responseStatus: r.response?.status ?? null,
-  responseBody: r.response?.body ?? null,
+  responseStatus: r.response === null ? null : statusColumn(r.response),
+  responseBody: r.response === null ? null : bodyColumn(r.response),
   createdMs: r.createdMs,
   expiresAtMs: r.expiresAtMs
 })
@@ -71,8 +74,8 @@ export const make = Effect.gen(function* () {
       }).pipe(SqlSupport.orStorageError),
     complete: (tenant, key, response) =>
       sql`UPDATE idempotency_records
-        SET state = 'done', response_status = ${response.status},
-          response_body = ${SqlSupport.json(sealBody(box, tenant, key, response))}
+        SET state = 'done', response_status = ${statusColumn(response)},
+          response_body = ${SqlSupport.json(bodyColumn(seal(box, tenant, key, response)))}
         WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}
         RETURNING ${columns}`.pipe(
         SqlSupport.orStorageError,
@@ -82,16 +85,17 @@ export const make = Effect.gen(function* () {
       ),
     settle: (tenant, key, fingerprint, response) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const body = sealBody(box, tenant, key, response)
+        const stored = seal(box, tenant, key, response)
         if (fingerprint === null) {
-          return sql`UPDATE idempotency_records SET state = 'done', response_status = ${response.status},
-                response_body = ${SqlSupport.json(body)}
+          return sql`UPDATE idempotency_records SET state = 'done',
+                response_status = ${statusColumn(stored)},
+                response_body = ${SqlSupport.json(bodyColumn(stored))}
               WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}`
         }
         const done: IdempotencyRecord = {
           ...started(tenant, key, fingerprint, now),
           state: "done",
-          response: { status: response.status, body }
+          response: stored
         }
         return sql`INSERT INTO idempotency_records ${idempotencyRecords.insert(sql, toRow(done))}
               ON CONFLICT (account_id, livemode, key) DO UPDATE
