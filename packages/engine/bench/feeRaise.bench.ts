@@ -14,11 +14,11 @@
  *   each run) and how many of them the budget left undecided.
  */
 import { ComplianceRules, Estimate, FeeSchedule, Ruleset } from "@levy/core"
-import * as Config from "../src/feeConfigs/Config.js"
-import { decide } from "../src/feeConfigs/FeeRaise.js"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { inChildProcesses, median, opsPerSec, report } from "../../../scripts/benchmark.js"
+import * as Config from "../src/feeConfigs/Config.js"
+import { decide } from "../src/feeConfigs/FeeRaise.js"
 
 const rules = Effect.runSync(Effect.provide(ComplianceRules, ComplianceRules.Live))
 const base = Config.DEFAULT

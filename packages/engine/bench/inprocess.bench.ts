@@ -26,7 +26,6 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import * as LevyService from "../src/inprocess/LevyService.js"
 import {
   AccountRepository,
   ChargeRepository,
@@ -42,6 +41,7 @@ import {
 } from "@levy/storage"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { median, report } from "../../../scripts/benchmark.js"
+import * as LevyService from "../src/inprocess/LevyService.js"
 
 /** The fields every benched charge shares: 100.00 USD in US-NY with a 3 % + 0.30 fee. */
 const chargeFields = (status: "pending" | "succeeded") => ({
