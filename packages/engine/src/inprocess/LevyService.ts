@@ -714,7 +714,8 @@ export const make = Effect.gen(function* () {
     events: {
       list: (tenant, request = {}) => run(listing(EventListRequest, listEvents)(tenant, request)),
       retrieve: (tenant, id) => run(retrieveEvent(tenant, id)),
-      resend: (tenant, id, input = {}, options) =>
+      // No input is the API's request without a body (null), the same request under a key.
+      resend: (tenant, id, input = null, options) =>
         run(
           writing(
             `POST /v1/events/${id}/resend`,
