@@ -25,5 +25,8 @@ export const stored = <A>(claim: Option.Option<Claim>, value: A): Written<A> => 
 /** `value`, whose claim the write released. */
 export const released = <A>(value: A): Written<A> => ({ value, recording: "released" })
 
+/** `value`, whose write did nothing with the claim: its taker stores the answer. */
+export const untouched = <A>(value: A): Written<A> => ({ value, recording: "untouched" })
+
 /** Whether the claim's taker still has to store or forget it. */
 export const isSettled = (recording: Recording) => recording !== "untouched"

@@ -1,24 +1,35 @@
 /**
- * Levy in-process (docs/embedding.md "Levy in-process, no HTTP"): the same workflows the
- * `/v1` API serves — estimates, charges, refunds, the fee configuration — as a service a
- * checkout backend calls with a store and no HTTP server. Each call takes the tenant (an
+ * Levy in-process (docs/embedding.md "Levy in-process, no HTTP"): every operation the `/v1`
+ * API serves, through the same workflows — estimates, charges, refunds, disputes, the fee
+ * configuration, regions and rulesets, events, webhook endpoints and their deliveries, keys,
+ * the processor configuration — as a service a checkout backend calls with a store and no
+ * HTTP server. Lists page as the API's do (`limit` 1 to 100, one cursor naming an item of the
+ * list: `CursorNotFound` otherwise, naming `startingAfter` or `endingBefore`). Each call takes the tenant (an
  * account and its mode) and answers the wire's typed result or the workflow's own error
  * (`ChargeFailed`, `FeeError`, `StorageError`, …), never an HTTP status. Inputs are checked
  * against the API's schemas (`InvalidInput`), and writes under an `idempotencyKey` keep
  * docs/design.md §7: the first result is stored with the write and replayed for the same
  * input, the same key with another input is `IdempotencyKeyReused`, and one still running is
- * `IdempotencyKeyInUse` — in the same records and key space as the HTTP API's keys.
+ * `IdempotencyKeyInUse` — in the same records and key space as the HTTP API's keys, and
+ * fingerprinted as the API fingerprints a request (Fingerprint.ts): one key used over HTTP and
+ * in-process is one request.
  *
  * `LevyService.layer` runs, besides the service, what the API's server runs beside its
  * handlers (ApiServices.ts): the processors (configured, else the simulator in test mode),
  * the ruleset, webhook delivery and the recovery of pending charges in the background.
  */
 import {
+  ApiKey as ApiKeyWire,
   Charge,
   ChargeCreate,
   ChargeUpdate,
+  CheckComplianceRequest,
+  type ComplianceCheckResult,
+  type Dispute,
   type Estimate,
   EstimateRequest,
+  Event,
+  EventResend,
   FeeConfig,
   FeeConfigApprove,
   FeeConfigUpdate,
@@ -27,6 +38,9 @@ import {
   ProcessorConfigCreate,
   Refund,
   RefundCreate,
+  type Region,
+  type RulesetVersion,
+  type WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointUpdate
@@ -34,7 +48,7 @@ import {
 import type { ComplianceRules, FeeError } from "@levy/core"
 import {
   type AccountRepository,
-  ChargeRepository,
+  type ChargeRepository,
   type EventRepository,
   type FeeConfigRepository,
   type IdempotencyKeyInUse,
@@ -50,19 +64,28 @@ import {
   type StoredResponse,
   Tenant,
   type Transactions,
-  WebhookEndpointRepository
+  type WebhookDeliveryRepository,
+  type WebhookEndpointRepository
 } from "@levy/storage"
 import { type ConfigError, Context, Effect, Layer, Option, Schema } from "effect"
 import * as Accounts from "../access/Accounts.js"
+import { listKeys } from "../access/listKeys.js"
+import { type RevokeKeyError, revokeKey } from "../access/revokeKey.js"
 import type { ChargeNotFound } from "../charges/ChargeErrors.js"
 import * as ChargeWire from "../charges/ChargeWire.js"
 import { type CreateChargeError, createCharge } from "../charges/createCharge.js"
+import { ChargeListRequest, listCharges } from "../charges/listCharges.js"
 import * as TenantCharge from "../charges/TenantCharge.js"
 import { type UpdateChargeError, updateCharge } from "../charges/updateCharge.js"
+import { DisputeListRequest, listDisputes } from "../disputes/listDisputes.js"
+import { type RetrieveDisputeError, retrieveDispute } from "../disputes/retrieveDispute.js"
 import * as EngineServices from "../EngineServices.js"
 import { createEstimate } from "../estimates/createEstimate.js"
 import type { FeeNotCompliant } from "../estimates/PaymentErrors.js"
 import type { DescribeError } from "../estimates/Quoting.js"
+import { EventListRequest, listEvents } from "../events/listEvents.js"
+import { type ResendEventError, resendEvent } from "../events/resendEvent.js"
+import { type RetrieveEventError, retrieveEvent } from "../events/retrieveEvent.js"
 import { type ApproveFeeChangeError, approveFeeChange } from "../feeConfigs/approveFeeChange.js"
 import { type CancelFeeChangeError, cancelFeeChange } from "../feeConfigs/cancelFeeChange.js"
 import { retrieveFeeConfig } from "../feeConfigs/retrieveFeeConfig.js"
@@ -71,7 +94,9 @@ import type { Claim } from "../idempotency/Claim.js"
 import * as Fingerprint from "../idempotency/Fingerprint.js"
 import * as IdempotencyKey from "../idempotency/IdempotencyKey.js"
 import * as Keyed from "../idempotency/Keyed.js"
-import type { Written } from "../idempotency/Written.js"
+import * as Written from "../idempotency/Written.js"
+import * as ListRequest from "../lists/ListRequest.js"
+import type { PageError } from "../lists/Paging.js"
 import {
   type ApproveProcessorChangeError,
   approveProcessorChange
@@ -97,6 +122,15 @@ import {
 import * as ApiBaseUrls from "../processors/ApiBaseUrls.js"
 import type { PaymentProcessors } from "../processors/PaymentProcessors.js"
 import { type CreateRefundError, createRefund } from "../refunds/createRefund.js"
+import { listRefunds, RefundListRequest } from "../refunds/listRefunds.js"
+import { type RetrieveRefundError, retrieveRefund } from "../refunds/retrieveRefund.js"
+import { type CheckComplianceError, checkCompliance } from "../regions/checkCompliance.js"
+import { listRegions, RegionListRequest } from "../regions/listRegions.js"
+import type { RegionNotFound } from "../regions/RegionNotFound.js"
+import { RegionRequest, retrieveRegion } from "../regions/retrieveRegion.js"
+import { listRulesets } from "../rulesets/listRulesets.js"
+import type { RulesetNotFound } from "../rulesets/RulesetNotFound.js"
+import { retrieveRuleset } from "../rulesets/retrieveRuleset.js"
 import * as Store from "../Store.js"
 import { isStored, type WorkflowError } from "../WorkflowError.js"
 import {
@@ -107,6 +141,8 @@ import {
   type DeleteWebhookEndpointError,
   deleteWebhookEndpoint
 } from "../webhookEndpoints/deleteWebhookEndpoint.js"
+import { listWebhookDeliveries } from "../webhookEndpoints/listWebhookDeliveries.js"
+import { listWebhookEndpoints } from "../webhookEndpoints/listWebhookEndpoints.js"
 import { retrieveWebhookEndpoint } from "../webhookEndpoints/retrieveWebhookEndpoint.js"
 import {
   type RollWebhookSecretError,
@@ -117,13 +153,13 @@ import {
   updateWebhookEndpoint
 } from "../webhookEndpoints/updateWebhookEndpoint.js"
 import type { WebhookEndpointNotFound } from "../webhookEndpoints/WebhookEndpointErrors.js"
-import * as EndpointWire from "../webhookEndpoints/Wire.js"
 import type { DispatcherConfig } from "../webhooks/DispatcherConfig.js"
 import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import * as InvalidInput from "./InvalidInput.js"
 import * as Replays from "./Replays.js"
 
 export { DeadlineExceeded } from "../idempotency/Keyed.js"
+export { CursorNotFound, CursorsConflict } from "../lists/ListErrors.js"
 export { InvalidInput } from "./InvalidInput.js"
 
 /** Options of a write. */
@@ -149,10 +185,22 @@ export interface ApproveOptions extends WriteOptions {
 /** Who acts when a fee configuration call does not say. */
 const IN_PROCESS = "in-process"
 
-/** A page of charges, newest first. */
-export interface ChargeListRequest extends Page.PageRequest {
-  readonly customer?: string | undefined
+/** Options of a key's revocation. */
+export interface RevokeOptions extends WriteOptions {
+  /** The key making the request, if a key makes it: a key cannot revoke itself. */
+  readonly acting?: string | undefined
 }
+
+export type { ChargeListRequest } from "../charges/listCharges.js"
+export type { DisputeListRequest } from "../disputes/listDisputes.js"
+export type { EventListRequest } from "../events/listEvents.js"
+export type { ListRequest } from "../lists/ListRequest.js"
+export type { RefundListRequest } from "../refunds/listRefunds.js"
+export type { RegionListRequest } from "../regions/listRegions.js"
+export type { RegionRequest } from "../regions/retrieveRegion.js"
+
+/** Failures of a list, beside the store's: a request the API would refuse, a cursor of nothing. */
+export type ListError = InvalidInput.InvalidInput | PageError
 
 /** Failures of a write under a key, beside the workflow's own. */
 export type KeyedError =
@@ -197,10 +245,11 @@ export interface Levy {
       input: ChargeUpdate.ChargeUpdate,
       options?: WriteOptions
     ) => Effect.Effect<Charge.Charge, UpdateChargeError | KeyedError>
+    /** Newest first; `customer` for one customer's. */
     readonly list: (
       tenant: Tenant.Tenant,
       request?: ChargeListRequest
-    ) => Effect.Effect<Page.Page<Charge.Charge>, InvalidInput.InvalidInput | StorageError>
+    ) => Effect.Effect<Page.Page<Charge.Charge>, ListError>
   }
   readonly refunds: {
     readonly create: (
@@ -208,6 +257,27 @@ export interface Levy {
       input: RefundCreate.RefundCreate,
       options?: WriteOptions
     ) => Effect.Effect<Refund.Refund, CreateRefundError | KeyedError>
+    readonly retrieve: (
+      tenant: Tenant.Tenant,
+      id: string
+    ) => Effect.Effect<Refund.Refund, RetrieveRefundError>
+    /** Newest first; `charge` for one charge's. */
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: RefundListRequest
+    ) => Effect.Effect<Page.Page<Refund.Refund>, ListError>
+  }
+  /** Disputes, opened by the processor (in test mode `tok_chargeDispute`), never by a call. */
+  readonly disputes: {
+    readonly retrieve: (
+      tenant: Tenant.Tenant,
+      id: string
+    ) => Effect.Effect<Dispute.Dispute, RetrieveDisputeError>
+    /** Newest first; `charge` and `status` filter. */
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: DisputeListRequest
+    ) => Effect.Effect<Page.Page<Dispute.Dispute>, ListError>
   }
   readonly feeConfig: {
     /** The configuration in force (the defaults until one is stored) and any pending change. */
@@ -230,6 +300,66 @@ export interface Levy {
       options?: ActingOptions
     ) => Effect.Effect<FeeConfig.FeeConfig, CancelFeeChangeError | KeyedError>
   }
+  /** The ruleset's places and the compliance check (docs/design.md §3). */
+  readonly regions: {
+    /** By code, one country's (`country`) or all, on `date` (ISO) when given. */
+    readonly list: (
+      request?: RegionListRequest
+    ) => Effect.Effect<Page.Page<Region.Region>, InvalidInput.InvalidInput | PageError>
+    readonly retrieve: (
+      code: string,
+      request?: RegionRequest
+    ) => Effect.Effect<Region.Region, InvalidInput.InvalidInput | RegionNotFound>
+    /** The verdict by the ruleset version the account pins; an unknown place is refused. */
+    readonly checkCompliance: (
+      tenant: Tenant.Tenant,
+      input: CheckComplianceRequest.CheckComplianceRequest
+    ) => Effect.Effect<
+      ComplianceCheckResult.ComplianceCheckResult,
+      InvalidInput.InvalidInput | CheckComplianceError
+    >
+  }
+  /** The ruleset's released versions (docs/design.md §3). */
+  readonly rulesets: {
+    /** Oldest first. */
+    readonly list: () => Effect.Effect<ReadonlyArray<RulesetVersion.RulesetVersion>>
+    readonly retrieve: (
+      version: string
+    ) => Effect.Effect<RulesetVersion.RulesetVersion, RulesetNotFound>
+  }
+  /** The account's events (docs/design.md §8). */
+  readonly events: {
+    /** Newest first; `type` for one type's. */
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: EventListRequest
+    ) => Effect.Effect<Page.Page<Event.Event>, ListError>
+    readonly retrieve: (
+      tenant: Tenant.Tenant,
+      id: string
+    ) => Effect.Effect<Event.Event, RetrieveEventError>
+    /** Delivered again to every enabled endpoint subscribed to its type, or to `endpoint`. */
+    readonly resend: (
+      tenant: Tenant.Tenant,
+      id: string,
+      input?: EventResend.EventResend,
+      options?: WriteOptions
+    ) => Effect.Effect<Event.Event, ResendEventError | KeyedError>
+  }
+  /** The account's API keys in the tenant's mode (docs/design.md §5), never the keys themselves. */
+  readonly keys: {
+    /** Newest first. */
+    readonly list: (
+      tenant: Tenant.Tenant,
+      request?: ListRequest.ListRequest
+    ) => Effect.Effect<Page.Page<ApiKeyWire.ApiKey>, ListError>
+    /** Refused from its next request. */
+    readonly revoke: (
+      tenant: Tenant.Tenant,
+      id: string,
+      options?: RevokeOptions
+    ) => Effect.Effect<ApiKeyWire.ApiKey, RevokeKeyError | KeyedError>
+  }
   readonly webhookEndpoints: {
     /** A new endpoint, with its signing secret (shown here only, and when rolled). */
     readonly create: (
@@ -241,12 +371,19 @@ export interface Levy {
       tenant: Tenant.Tenant,
       id: string
     ) => Effect.Effect<WebhookEndpoint.WebhookEndpoint, WebhookEndpointNotFound | StorageError>
+    /** Newest first. */
     readonly list: (
       tenant: Tenant.Tenant,
-      request?: Page.PageRequest
+      request?: ListRequest.ListRequest
+    ) => Effect.Effect<Page.Page<WebhookEndpoint.WebhookEndpoint>, ListError>
+    /** The endpoint's deliveries, newest first, each with its attempts. */
+    readonly listDeliveries: (
+      tenant: Tenant.Tenant,
+      id: string,
+      request?: ListRequest.ListRequest
     ) => Effect.Effect<
-      Page.Page<WebhookEndpoint.WebhookEndpoint>,
-      InvalidInput.InvalidInput | StorageError
+      Page.Page<WebhookDelivery.WebhookDelivery>,
+      ListError | WebhookEndpointNotFound
     >
     readonly update: (
       tenant: Tenant.Tenant,
@@ -343,17 +480,17 @@ const checkedKey = (options: WriteOptions | undefined) => {
 }
 
 /**
- * A write for `tenant` that is the request `request` to `operation`: run once without a key;
- * under a key, claimed, run or replayed (`Keyed.run`) and its stored answer read back by
- * `replay`.
+ * A write for `tenant` that is a request to `operation` with `parameters` (as the operation's
+ * schema decodes them; `undefined` when it takes none): run once without a key; under a key,
+ * claimed, run or replayed (`Keyed.run`) and its stored answer read back by `replay`.
  */
 const keyed = <B, BI, E, R, ER, RR>(
   tenant: Tenant.Tenant,
   options: WriteOptions | undefined,
   operation: string,
-  request: unknown,
+  parameters: unknown,
   encode: Schema.Schema<B, BI>,
-  write: (claim: Option.Option<Claim>) => Effect.Effect<Written<B>, E, R>,
+  write: (claim: Option.Option<Claim>) => Effect.Effect<Written.Written<B>, E, R>,
   replay: (tenant: Tenant.Tenant, key: string, response: StoredResponse) => Effect.Effect<B, ER, RR>
 ) =>
   Effect.gen(function* () {
@@ -362,7 +499,7 @@ const keyed = <B, BI, E, R, ER, RR>(
     const ran = yield* Keyed.run(
       tenant,
       key.value,
-      Fingerprint.fingerprint(operation, request),
+      Fingerprint.ofParameters(operation, parameters),
       (claim) => write(Option.some(claim)),
       {
         response: (value) => ({
@@ -388,7 +525,7 @@ const writing =
       tenant: Tenant.Tenant,
       input: A,
       claim: Option.Option<Claim>
-    ) => Effect.Effect<Written<B>, E, R>,
+    ) => Effect.Effect<Written.Written<B>, E, R>,
     replay: (
       tenant: Tenant.Tenant,
       key: string,
@@ -398,12 +535,11 @@ const writing =
   (tenant: Tenant.Tenant, input: A, options?: WriteOptions) =>
     Effect.gen(function* () {
       const valid = yield* checked(schema, input)
-      const request = yield* Effect.orDie(Schema.encode(schema)(valid))
       return yield* keyed(
         tenant,
         options,
         operation,
-        request,
+        valid,
         encode,
         (claim) => write(tenant, valid, claim),
         replay
@@ -424,7 +560,7 @@ const approving =
       id: string,
       by: string,
       claim: Option.Option<Claim>
-    ) => Effect.Effect<Written<B>, E, R>
+    ) => Effect.Effect<Written.Written<B>, E, R>
   ) =>
   (tenant: Tenant.Tenant, id: string, options: ApproveOptions) =>
     writing(
@@ -435,29 +571,18 @@ const approving =
       Replays.success(answer)
     )(tenant, { id }, options)
 
-/** A page of stored records as the wire shows them; an unknown cursor is the caller's error. */
-const page = <S, W, R>(
-  listed: Effect.Effect<
-    Page.Page<S>,
-    { readonly _tag: "RecordNotFound"; readonly id: string } | StorageError,
-    R
-  >,
-  toWire: (record: S) => W,
-  request: Page.PageRequest,
-  what: string
-) =>
-  listed.pipe(
-    Effect.map((found) => ({ data: found.data.map(toWire), hasMore: found.hasMore })),
-    Effect.catchTag("RecordNotFound", (e) =>
-      Effect.fail(
-        new InvalidInput.InvalidInput({
-          code: "parameter_invalid",
-          param: request.startingAfter === undefined ? "endingBefore" : "startingAfter",
-          message: `No such ${what}: '${e.id}'; a cursor names a ${what} of the same account and mode.`
-        })
-      )
-    )
-  )
+/** A list of `request` (checked by `schema`, defaults to none) run by `list`. */
+const listing =
+  <A, I, B, E, R>(
+    schema: Schema.Schema<A, I>,
+    list: (tenant: Tenant.Tenant, request: A) => Effect.Effect<B, E, R>
+  ) =>
+  (tenant: Tenant.Tenant, request: A) =>
+    Effect.flatMap(checked(schema, request), (valid) => list(tenant, valid))
+
+/** A write that stores nothing itself: its taker stores the answer for the key. */
+const unrecorded = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(effect, Written.untouched)
 
 type Services =
   | AccountRepository
@@ -471,14 +596,13 @@ type Services =
   | ProcessorConfigRepository
   | Signer
   | Transactions
+  | WebhookDeliveryRepository
   | WebhookEndpointRepository
 
 /** The service over the services it runs on (the waking ones of the dispatcher's layer). */
 export const make = Effect.gen(function* () {
   const context = yield* Effect.context<Services>()
   const run = <A, E>(effect: Effect.Effect<A, E, Services>) => Effect.provide(effect, context)
-  const charges = yield* ChargeRepository
-  const endpoints = yield* WebhookEndpointRepository
 
   const createChargeKeyed = writing(
     "POST /v1/charges",
@@ -517,7 +641,8 @@ export const make = Effect.gen(function* () {
     },
     charges: {
       create: (tenant, input, options) => run(createChargeKeyed(tenant, input, options)),
-      retrieve: (tenant, id) => run(Effect.map(TenantCharge.get(tenant, id), ChargeWire.toWire)),
+      retrieve: (tenant, id) =>
+        run(Effect.map(TenantCharge.get(tenant, id, "id"), ChargeWire.toWire)),
       update: (tenant, id, input, options) =>
         run(
           writing(
@@ -528,11 +653,17 @@ export const make = Effect.gen(function* () {
             Replays.success(Charge.Charge)
           )(tenant, input, options)
         ),
-      list: (tenant, request = {}) =>
-        page(charges.list(tenant, request), ChargeWire.toWire, request, "charge")
+      list: (tenant, request = {}) => run(listing(ChargeListRequest, listCharges)(tenant, request))
     },
     refunds: {
-      create: (tenant, input, options) => run(createRefundKeyed(tenant, input, options))
+      create: (tenant, input, options) => run(createRefundKeyed(tenant, input, options)),
+      retrieve: (tenant, id) => run(retrieveRefund(tenant, id)),
+      list: (tenant, request = {}) => run(listing(RefundListRequest, listRefunds)(tenant, request))
+    },
+    disputes: {
+      retrieve: (tenant, id) => run(retrieveDispute(tenant, id)),
+      list: (tenant, request = {}) =>
+        run(listing(DisputeListRequest, listDisputes)(tenant, request))
     },
     feeConfig: {
       retrieve: (tenant) => run(retrieveFeeConfig(tenant)),
@@ -561,10 +692,54 @@ export const make = Effect.gen(function* () {
             tenant,
             options,
             "POST /v1/fee-configs/pending/cancel",
-            null,
+            undefined,
             FeeConfig.FeeConfig,
             (claim) => cancelFeeChange(tenant, options?.by ?? IN_PROCESS, claim),
             Replays.success(FeeConfig.FeeConfig)
+          )
+        )
+    },
+    regions: {
+      list: (request = {}) => run(Effect.flatMap(checked(RegionListRequest, request), listRegions)),
+      retrieve: (code, request = {}) =>
+        run(
+          Effect.flatMap(checked(RegionRequest, request), (valid) => retrieveRegion(code, valid))
+        ),
+      checkCompliance: (tenant, input) =>
+        run(listing(CheckComplianceRequest.CheckComplianceRequest, checkCompliance)(tenant, input))
+    },
+    rulesets: {
+      list: () => Effect.sync(listRulesets),
+      retrieve: retrieveRuleset
+    },
+    events: {
+      list: (tenant, request = {}) => run(listing(EventListRequest, listEvents)(tenant, request)),
+      retrieve: (tenant, id) => run(retrieveEvent(tenant, id)),
+      // No input is the API's request without a body (null), the same request under a key.
+      resend: (tenant, id, input = null, options) =>
+        run(
+          writing(
+            `POST /v1/events/${id}/resend`,
+            EventResend.EventResend,
+            Event.Event,
+            (t, valid, claim) => resendEvent(t, id, valid, claim),
+            Replays.success(Event.Event)
+          )(tenant, input, options)
+        )
+    },
+    keys: {
+      list: (tenant, request = {}) =>
+        run(listing(ListRequest.ListRequest, listKeys)(tenant, request)),
+      revoke: (tenant, id, options) =>
+        run(
+          keyed(
+            tenant,
+            options,
+            `POST /v1/keys/${id}/revoke`,
+            undefined,
+            ApiKeyWire.ApiKey,
+            () => unrecorded(revokeKey(tenant, id, options?.acting)),
+            Replays.success(ApiKeyWire.ApiKey)
           )
         )
     },
@@ -572,11 +747,12 @@ export const make = Effect.gen(function* () {
       create: (tenant, input, options) => run(createEndpointKeyed(tenant, input, options)),
       retrieve: (tenant, id) => run(retrieveWebhookEndpoint(tenant, id)),
       list: (tenant, request = {}) =>
-        page(
-          endpoints.list(tenant, request),
-          (e) => EndpointWire.endpoint(e),
-          request,
-          "webhook endpoint"
+        run(listing(ListRequest.ListRequest, listWebhookEndpoints)(tenant, request)),
+      listDeliveries: (tenant, id, request = {}) =>
+        run(
+          listing(ListRequest.ListRequest, (t, valid: ListRequest.ListRequest) =>
+            listWebhookDeliveries(t, id, valid)
+          )(tenant, request)
         ),
       update: (tenant, id, input, options) =>
         run(
@@ -594,7 +770,7 @@ export const make = Effect.gen(function* () {
             tenant,
             options,
             `DELETE /v1/webhook-endpoints/${id}`,
-            null,
+            undefined,
             WebhookEndpoint.DeletedWebhookEndpoint,
             (claim) => deleteWebhookEndpoint(tenant, id, claim),
             Replays.success(WebhookEndpoint.DeletedWebhookEndpoint)
@@ -606,7 +782,7 @@ export const make = Effect.gen(function* () {
             tenant,
             options,
             `POST /v1/webhook-endpoints/${id}/roll-secret`,
-            null,
+            undefined,
             WebhookEndpoint.WebhookEndpoint,
             (claim) => rollWebhookSecret(tenant, id, claim),
             Replays.success(WebhookEndpoint.WebhookEndpoint)
@@ -632,7 +808,7 @@ export const make = Effect.gen(function* () {
             tenant,
             options,
             "DELETE /v1/processor-config",
-            null,
+            undefined,
             ProcessorConfig.DeletedProcessorConfig,
             (claim) => deleteProcessorConfig(tenant, { by: options?.by ?? IN_PROCESS }, claim),
             Replays.success(ProcessorConfig.DeletedProcessorConfig)
@@ -654,7 +830,7 @@ export const make = Effect.gen(function* () {
             tenant,
             options,
             "POST /v1/processor-config/pending/cancel",
-            null,
+            undefined,
             ProcessorConfig.ProcessorConfigChange,
             (claim) => cancelProcessorChange(tenant, claim),
             Replays.success(ProcessorConfig.ProcessorConfigChange)

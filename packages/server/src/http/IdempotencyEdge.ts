@@ -76,9 +76,16 @@ export const keyOf = (request: {
   return Effect.succeed(Option.some(key))
 }
 
-/** What makes two requests "the same": the operation and its parameters (Fingerprint.ts). */
-const fingerprintOf = (request: Claimed) =>
-  Fingerprint.fingerprint(`${request.method} ${request.url}`, request.params)
+/**
+ * What makes two requests "the same": the operation (method and path: no POST takes query
+ * parameters) and its parameters (Fingerprint.ts), as `LevyService` fingerprints them.
+ */
+const fingerprintOf = (request: Claimed) => {
+  const operation = `${request.method} ${request.url.split("?")[0]}`
+  return "decoded" in request.params
+    ? Fingerprint.ofParameters(operation, request.params.decoded)
+    : Fingerprint.ofText(operation, request.params.text)
+}
 
 const bodyOf = (response: HttpServerResponse.HttpServerResponse): Json | undefined => {
   if (response.body._tag !== "Uint8Array") return undefined

@@ -5,7 +5,6 @@
  */
 import { ApiError } from "@levy/api"
 import { Tenant } from "@levy/storage"
-import { Effect } from "effect"
 
 const modeOf = (tenant: Tenant.Tenant) => (tenant.livemode ? "live" : "test")
 
@@ -23,22 +22,3 @@ export const notFound = (
         message: `No such ${entity}: '${id}'; a similar object exists in ${modeOf(Tenant.make(tenant.accountId, !tenant.livemode))} mode, but a ${modeOf(tenant)} mode key was used to make this request.`
       })
     : ApiError.noSuch(entity, id, param)
-
-/**
- * Fails with the 404 for `entity` `id` (named `param`), mentioning the other mode when
- * `existsIn` finds it there. A store failure while looking is the plain 404.
- */
-export const noSuch = <E, R>(
-  tenant: Tenant.Tenant,
-  entity: string,
-  id: string,
-  existsIn: (tenant: Tenant.Tenant) => Effect.Effect<unknown, E, R>,
-  param = "id"
-): Effect.Effect<never, ApiError.NotFoundError, R> => {
-  const other = Tenant.make(tenant.accountId, !tenant.livemode)
-  return existsIn(other).pipe(
-    Effect.as(true),
-    Effect.orElseSucceed(() => false),
-    Effect.flatMap((found) => Effect.fail(notFound(tenant, entity, id, found, param)))
-  )
-}

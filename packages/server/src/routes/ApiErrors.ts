@@ -65,7 +65,21 @@ interface ApiErrorMap {
   readonly ProcessorConfigContended: ApiError.IdempotencyError
   readonly ProcessorChangeStale: ApiError.IdempotencyError
   readonly NoPendingProcessorChange: ApiError.NotFoundError
+  readonly CursorNotFound: ApiError.InvalidRequestError
+  readonly CursorsConflict: ApiError.InvalidRequestError
+  readonly RefundNotFound: ApiError.NotFoundError
+  readonly DisputeNotFound: ApiError.NotFoundError
+  readonly EventNotFound: ApiError.NotFoundError
+  readonly EndpointNotSubscribed: ApiError.InvalidRequestError
+  readonly EndpointsChanged: ApiError.ServiceUnavailableError
+  readonly ApiKeyNotFound: ApiError.NotFoundError
+  readonly KeyRevokesItself: ApiError.InvalidRequestError
+  readonly RegionNotFound: ApiError.NotFoundError
+  readonly RulesetNotFound: ApiError.NotFoundError
 }
+
+/** A list cursor's query parameter, as the engine names the field. */
+const CURSOR_PARAM = { startingAfter: "starting_after", endingBefore: "ending_before" } as const
 
 export type ApiErrorOf<E> = E extends { readonly _tag: infer T }
   ? T extends keyof ApiErrorMap
@@ -426,6 +440,63 @@ const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError
               message: `No held processor configuration change '${error.id}': it was approved, cancelled or replaced. Read the held change (GET /v1/processor-config/pending) and approve it by its id.`,
               param: "id"
             })
+      )
+    case "CursorNotFound": {
+      const param = CURSOR_PARAM[error.param]
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "resource_missing",
+          param,
+          message: `No such object for ${param}: '${error.id}'`
+        })
+      )
+    }
+    case "CursorsConflict":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          param: "ending_before",
+          message: "Use starting_after or ending_before, not both."
+        })
+      )
+    case "RefundNotFound":
+      return Effect.fail(OtherMode.notFound(error.tenant, "refund", error.id, error.inOtherMode))
+    case "DisputeNotFound":
+      return Effect.fail(OtherMode.notFound(error.tenant, "dispute", error.id, error.inOtherMode))
+    case "EventNotFound":
+      return Effect.fail(OtherMode.notFound(error.tenant, "event", error.id, error.inOtherMode))
+    case "EndpointNotSubscribed":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "resource_missing",
+          param: "endpoint",
+          message: `No enabled webhook endpoint '${error.endpoint}' subscribed to ${error.eventType} in this account and mode.`
+        })
+      )
+    case "EndpointsChanged":
+      return Effect.fail(
+        new ApiError.ServiceUnavailableError({
+          message: "The webhook endpoints changed during the request; retry."
+        })
+      )
+    case "ApiKeyNotFound":
+      return Effect.fail(ApiError.noSuch("API key", error.id))
+    case "KeyRevokesItself":
+      return Effect.fail(
+        new ApiError.InvalidRequestError({
+          code: "key_in_use",
+          param: "id",
+          message:
+            "A key cannot revoke itself: revoke it with another secret key of the account, or with levy keys revoke."
+        })
+      )
+    case "RegionNotFound":
+      return Effect.fail(ApiError.noSuch("region", error.code, "code"))
+    case "RulesetNotFound":
+      return Effect.fail(
+        new ApiError.NotFoundError({
+          message: RulesetVersions.unknownMessage(error.version),
+          param: "version"
+        })
       )
     default:
       return Effect.fail(error)

@@ -1,25 +1,21 @@
 /**
  * The charges group over HTTP: create (the workflow in createCharge.ts), update (its
- * description and metadata: updateCharge.ts), retrieve and list.
+ * description and metadata: updateCharge.ts), retrieve and list (listCharges.ts).
  */
-import { CurrentKey } from "@levy/api"
 import * as ChargeWire from "@levy/engine/charges/ChargeWire.js"
 import { createCharge } from "@levy/engine/charges/createCharge.js"
+import { listCharges } from "@levy/engine/charges/listCharges.js"
+import * as TenantCharge from "@levy/engine/charges/TenantCharge.js"
 import { updateCharge } from "@levy/engine/charges/updateCharge.js"
-import { ChargeRepository } from "@levy/storage"
 import { Effect } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Listing from "../http/Listing.js"
-import * as OtherMode from "../http/OtherMode.js"
-import * as Unavailable from "../http/Unavailable.js"
 import * as Handle from "./Handle.js"
 
 const URL_PATH = "/v1/charges"
 export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
-  Effect.gen(function* () {
-    const charges = yield* ChargeRepository
-
-    return handlers
+  Effect.succeed(
+    handlers
       .handle("create", ({ payload }) =>
         Handle.write((tenant, claim) => createCharge(tenant, payload, claim))
       )
@@ -27,28 +23,14 @@ export const ChargesLive = ApiHandlers.group("charges", (handlers) =>
         Handle.write((tenant, claim) => updateCharge(tenant, path.id, payload, claim))
       )
       .handle("retrieve", ({ path }) =>
-        Effect.gen(function* () {
-          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
-          const found = yield* charges.get(tenant, path.id).pipe(
-            Effect.catchTags({
-              RecordNotFound: () =>
-                OtherMode.noSuch(tenant, "charge", path.id, (other) => charges.get(other, path.id)),
-              StorageError: Unavailable.unavailable
-            })
-          )
-          return ChargeWire.toWire(found)
-        })
+        Handle.read((tenant) =>
+          Effect.map(TenantCharge.get(tenant, path.id, "id"), ChargeWire.toWire)
+        )
       )
       .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
-          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
-          return yield* Listing.respond(
-            urlParams,
-            URL_PATH,
-            (request) => charges.list(tenant, { ...request, customer: urlParams.customer }),
-            (charge) => Effect.succeed(ChargeWire.toWire(charge))
-          )
-        })
+        Handle.list(URL_PATH, (tenant) =>
+          listCharges(tenant, { ...Listing.requestOf(urlParams), customer: urlParams.customer })
+        )
       )
-  })
+  )
 )

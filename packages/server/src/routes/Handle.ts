@@ -4,11 +4,11 @@
  * failures become the API's errors (ApiErrors.ts), and what the workflow did with the claim
  * goes back to the edge that took it.
  */
-import { CurrentKey } from "@levy/api"
+import { CurrentKey, List } from "@levy/api"
 import type { Claim } from "@levy/engine/idempotency/Claim.js"
 import * as RequestClaim from "@levy/engine/idempotency/RequestClaim.js"
 import type { Written } from "@levy/engine/idempotency/Written.js"
-import { Tenant } from "@levy/storage"
+import { type Page, Tenant } from "@levy/storage"
 import { Effect, type Option } from "effect"
 import { type ApiErrorOf, type DomainError, isStored, toApiError } from "./ApiErrors.js"
 
@@ -44,3 +44,10 @@ export const read = <A, E extends DomainError, R>(
   run: (tenant: Tenant.Tenant) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, ApiErrorOf<E>, R | CurrentKey.CurrentKey> =>
   Effect.flatMap(tenant, (t) => Effect.catchAll(run(t), toApiError))
+
+/** Runs a list for the request's tenant and answers its page as the wire list at `url`. */
+export const list = <A, E extends DomainError, R>(
+  url: string,
+  run: (tenant: Tenant.Tenant) => Effect.Effect<Page.Page<A>, E, R>
+): Effect.Effect<List.List<A>, ApiErrorOf<E>, R | CurrentKey.CurrentKey> =>
+  Effect.map(read(run), (page) => List.make(page.data, page.hasMore, url))

@@ -1,59 +1,28 @@
 /**
- * The refunds group over HTTP: create (the workflow in createRefund.ts), retrieve and list.
+ * The refunds group over HTTP: create (the workflow in createRefund.ts), retrieve and list
+ * (retrieveRefund.ts, listRefunds.ts).
  */
-import { CurrentKey } from "@levy/api"
-import { withCurrencies, withCurrency } from "@levy/engine/charges/ChargeCurrencies.js"
 import { createRefund } from "@levy/engine/refunds/createRefund.js"
-import * as RefundWire from "@levy/engine/refunds/RefundWire.js"
-import { ChargeRepository } from "@levy/storage"
+import { listRefunds } from "@levy/engine/refunds/listRefunds.js"
+import { retrieveRefund } from "@levy/engine/refunds/retrieveRefund.js"
 import { Effect } from "effect"
 import * as ApiHandlers from "../http/ApiHandlers.js"
 import * as Listing from "../http/Listing.js"
-import * as OtherMode from "../http/OtherMode.js"
-import * as Unavailable from "../http/Unavailable.js"
 import * as Handle from "./Handle.js"
 
 const URL_PATH = "/v1/refunds"
 
 export const RefundsLive = ApiHandlers.group("refunds", (handlers) =>
-  Effect.gen(function* () {
-    const charges = yield* ChargeRepository
-
-    return handlers
+  Effect.succeed(
+    handlers
       .handle("create", ({ payload }) =>
         Handle.write((tenant, claim) => createRefund(tenant, payload, claim))
       )
-      .handle("retrieve", ({ path }) =>
-        Effect.gen(function* () {
-          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
-          const refund = yield* charges.getRefund(tenant, path.id)
-          return yield* withCurrency(tenant, refund, RefundWire.toWire)
-        }).pipe(
-          Effect.provideService(ChargeRepository, charges),
-          Effect.catchTags({
-            RecordNotFound: () =>
-              Effect.flatMap(CurrentKey.CurrentKey, (key) =>
-                OtherMode.noSuch(Handle.tenantOf(key), "refund", path.id, (other) =>
-                  charges.getRefund(other, path.id)
-                )
-              ),
-            StorageError: Unavailable.unavailable
-          })
-        )
-      )
+      .handle("retrieve", ({ path }) => Handle.read((tenant) => retrieveRefund(tenant, path.id)))
       .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
-          const tenant = Handle.tenantOf(yield* CurrentKey.CurrentKey)
-          return yield* Listing.respondPage(
-            urlParams,
-            URL_PATH,
-            (request) => charges.listRefunds(tenant, { ...request, charge: urlParams.charge }),
-            (refunds) => withCurrencies(tenant, refunds, RefundWire.toWire)
-          )
-        }).pipe(
-          Effect.provideService(ChargeRepository, charges),
-          Effect.catchTag("StorageError", Unavailable.unavailable)
+        Handle.list(URL_PATH, (tenant) =>
+          listRefunds(tenant, { ...Listing.requestOf(urlParams), charge: urlParams.charge })
         )
       )
-  })
+  )
 )
