@@ -7,16 +7,19 @@ import { existsSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Deferred, Effect, Either, Fiber, Layer } from "effect"
 import { AccountRepository } from "../src/AccountRepository.js"
 import { ChargeRepository } from "../src/ChargeRepository.js"
+import { EventRepository } from "../src/EventRepository.js"
 import { IdempotencyRepository } from "../src/IdempotencyRepository.js"
 import { Ids } from "../src/Ids.js"
 import * as Migrations from "../src/Migrations.js"
 import { ProcessorConfigRepository } from "../src/ProcessorConfigRepository.js"
 import { SecretBox } from "../src/SecretBox.js"
 import * as Storage from "../src/Storage.js"
+import { WebhookDeliveryRepository } from "../src/WebhookDeliveryRepository.js"
 import { WebhookEndpointRepository } from "../src/WebhookEndpointRepository.js"
+import { freshTenants } from "./processorNotifications.js"
 import { embedded, postgres, stores, temporaryDirectory } from "./stores.js"
 
 const sqlStores = [
@@ -344,6 +347,74 @@ for (const store of sqlStores) {
             expect(listed.message).toContain("column details")
           })
       )
+
+      // Two transactions at once: the embedded store has one connection, so only PostgreSQL.
+      if (store.name === "postgres")
+        it.effect(
+          "a resend of an event the fan-out holds waits for it instead of deadlocking with it",
+          () =>
+            Effect.gen(function* () {
+              const sql = yield* PgClient.PgClient
+              const [tenant] = yield* freshTenants
+              const endpoint = yield* (yield* WebhookEndpointRepository).create({
+                id: `we_${tenant.accountId}`,
+                accountId: tenant.accountId,
+                livemode: false,
+                url: "http://127.0.0.1:9/hook",
+                enabledEvents: ["*"],
+                status: "enabled",
+                description: null,
+                created: 1_760_000_000,
+                secret: "whsec_dev_fan_out"
+              })
+              const event = yield* (yield* EventRepository).insert({
+                id: `evt_${tenant.accountId}`,
+                ...tenant,
+                type: "charge.succeeded",
+                data: { object: { id: "ch_1" } },
+                request: null,
+                created: 1_760_000_000
+              })
+              const deliveries = yield* WebhookDeliveryRepository
+              const locked = yield* Deferred.make<void>()
+              const resendStarted = yield* Deferred.make<void>()
+              // The fan-out's order: the event locked first, then its deliveries written.
+              const fanOut = sql
+                .withTransaction(
+                  Effect.gen(function* () {
+                    yield* sql`SELECT 1 FROM events WHERE account_id = ${tenant.accountId} AND id = ${event.id} FOR UPDATE`
+                    yield* Deferred.succeed(locked, undefined)
+                    yield* Deferred.await(resendStarted)
+                    // Long enough for the resend to reach whatever lock it waits on.
+                    yield* Effect.sleep("300 millis")
+                    yield* sql`INSERT INTO webhook_deliveries (id, account_id, livemode, endpoint_id, event_id,
+                      status, attempts, next_attempt_at_ms, lease_owner, lease_expires_at_ms, created)
+                    VALUES (${`wd_${tenant.accountId}`}, ${tenant.accountId}, false, ${endpoint.id}, ${event.id},
+                      'pending', 0, 0, NULL, NULL, 1760000000)
+                    ON CONFLICT (account_id, endpoint_id, event_id) DO NOTHING`
+                  })
+                )
+                .pipe(Effect.fork)
+              const fan = yield* fanOut
+              yield* Deferred.await(locked)
+              const resend = yield* deliveries
+                .redeliver(tenant, event.id, [endpoint.id])
+                .pipe(Effect.either, Effect.fork)
+              yield* Deferred.succeed(resendStarted, undefined)
+              const fanned = yield* Fiber.join(fan).pipe(Effect.either)
+              const resent = yield* Fiber.join(resend)
+              // Neither side was chosen as a deadlock's victim (40P01), and one delivery exists.
+              expect(Either.isRight(fanned), String(Either.isLeft(fanned) && fanned.left)).toBe(
+                true
+              )
+              expect(Either.isRight(resent), String(Either.isLeft(resent) && resent.left)).toBe(
+                true
+              )
+              const rows =
+                yield* sql`SELECT id FROM webhook_deliveries WHERE event_id = ${event.id}`
+              expect(rows).toHaveLength(1)
+            })
+        )
 
       it.effect(
         "every list is an index range scan on (account_id, livemode, created DESC, id DESC)",

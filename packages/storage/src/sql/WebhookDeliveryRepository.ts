@@ -32,8 +32,12 @@ export const make = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const created = Math.floor(now / 1000)
       // The event and every endpoint must be this tenant's (the foreign keys do not see modes).
+      // The event is locked first, as the fan-out locks it before writing its deliveries: a
+      // delivery written before waiting on the event's lock (the foreign key's) would make the
+      // fan-out wait on it in turn, a deadlock PostgreSQL ends by failing one of them.
       const event = yield* sql`SELECT 1 FROM events
-          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${eventId}`
+          WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND id = ${eventId}
+          FOR KEY SHARE`
       if (event.length === 0)
         return yield* Effect.fail(new RecordNotFound({ entity: "event", id: eventId }))
       const known = yield* sql<{ id: string }>`SELECT id FROM webhook_endpoints
