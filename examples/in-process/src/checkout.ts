@@ -21,7 +21,7 @@ export interface CheckoutResult {
 /** The tour; `log` gets one line per step. */
 export const checkout = (
   log: (line: string) => void = () => undefined
-): Effect.Effect<CheckoutResult, LevyService.LevyError, LevyService.LevyService> =>
+): Effect.Effect<CheckoutResult, LevyService.ServiceError, LevyService.LevyService> =>
   Effect.gen(function* () {
     const levy = yield* LevyService.LevyService
     const account = yield* levy.accounts.create("Corner Shop")

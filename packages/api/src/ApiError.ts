@@ -301,7 +301,7 @@ export class ServiceUnavailableError extends errorClass<ServiceUnavailableError>
 
 /**
  * Every error class of the API, listed once: the edge tells the API's own errors from any
- * other failure by it (`isLevyError`), and `LevyError` is their union.
+ * other failure by it (`isAnyError`), and `AnyError` is their union.
  */
 export const ERROR_CLASSES = [
   InvalidRequestError,
@@ -318,10 +318,10 @@ export const ERROR_CLASSES = [
 ] as const
 
 /** Any error of the API. */
-export type LevyError = InstanceType<(typeof ERROR_CLASSES)[number]>
+export type AnyError = InstanceType<(typeof ERROR_CLASSES)[number]>
 
 /** Whether `u` is one of the API's errors (an instance of a class of `ERROR_CLASSES`). */
-export const isLevyError = (u: unknown): u is LevyError =>
+export const isAnyError = (u: unknown): u is AnyError =>
   ERROR_CLASSES.some((Class) => u instanceof Class)
 
 // ---- wire schemas ----------------------------------------------------------
@@ -359,8 +359,8 @@ export const ApiErrorWire = ApiError.wire
 /** ServiceUnavailableError on the wire (503). */
 export const ServiceUnavailableErrorWire = ServiceUnavailableError.wire
 
-/** Every error's wire schema; encodes any `LevyError` (decode by status, not with this union). */
-export const LevyErrorWire = Schema.Union(
+/** Every error's wire schema; encodes any `AnyError` (decode by status, not with this union). */
+export const AnyErrorWire = Schema.Union(
   InvalidRequestErrorWire,
   AuthenticationErrorWire,
   CardErrorWire,
@@ -375,13 +375,13 @@ export const LevyErrorWire = Schema.Union(
 )
 
 /** The wire body of an error. */
-export type ErrorBody = typeof LevyErrorWire.Encoded
+export type ErrorBody = typeof AnyErrorWire.Encoded
 
-const encodeBody = Schema.encodeSync(LevyErrorWire)
+const encodeBody = Schema.encodeSync(AnyErrorWire)
 
 /** The HTTP status and body of an error, for responses written outside HttpApi (404 routes, 413). */
 export const toResponse = (
-  error: LevyError
+  error: AnyError
 ): { readonly status: number; readonly body: ErrorBody } => ({
   status: error.status,
   body: encodeBody(error)

@@ -11,18 +11,18 @@ import { decode, left, right } from "./support.js"
 
 interface Case {
   readonly name: string
-  readonly error: ApiError.LevyError
+  readonly error: ApiError.AnyError
   readonly wire: unknown
   readonly status: number
   readonly body: unknown
   /** The error through its wire schema, and the body back. */
   readonly encode: () => unknown
-  readonly decode: (body: unknown) => ApiError.LevyError
+  readonly decode: (body: unknown) => ApiError.AnyError
   readonly statusAnnotation: number
 }
 
 /** A case bound to its own wire schema (each has its own types). */
-const bind = <E extends ApiError.LevyError, I>(c: {
+const bind = <E extends ApiError.AnyError, I>(c: {
   readonly name: string
   readonly error: E
   readonly wire: Schema.Schema<E, I>
@@ -215,14 +215,14 @@ describe("error wire schemas", () => {
     })
   }
 
-  it("every wire schema of LevyErrorWire has a case above", () => {
-    expect(ApiError.LevyErrorWire.members).toHaveLength(cases.length)
-    for (const member of ApiError.LevyErrorWire.members) {
+  it("every wire schema of AnyErrorWire has a case above", () => {
+    expect(ApiError.AnyErrorWire.members).toHaveLength(cases.length)
+    for (const member of ApiError.AnyErrorWire.members) {
       expect(cases.some((c) => c.wire === member)).toBe(true)
     }
   })
 
-  it("ERROR_CLASSES holds the class of every case, once; isLevyError knows them and nothing else", () => {
+  it("ERROR_CLASSES holds the class of every case, once; isAnyError knows them and nothing else", () => {
     expect(ApiError.ERROR_CLASSES).toHaveLength(cases.length)
     for (const Class of ApiError.ERROR_CLASSES) {
       expect(
@@ -230,10 +230,10 @@ describe("error wire schemas", () => {
         Class.name
       ).toHaveLength(1)
     }
-    for (const c of cases) expect(ApiError.isLevyError(c.error), c.name).toBe(true)
-    expect(ApiError.isLevyError(new Error("boom"))).toBe(false)
+    for (const c of cases) expect(ApiError.isAnyError(c.error), c.name).toBe(true)
+    expect(ApiError.isAnyError(new Error("boom"))).toBe(false)
     // The tag and fields alone are not the class (a decoded body of another API, say).
-    expect(ApiError.isLevyError({ _tag: "ApiError", code: "internal_error", message: "m" })).toBe(
+    expect(ApiError.isAnyError({ _tag: "ApiError", code: "internal_error", message: "m" })).toBe(
       false
     )
   })

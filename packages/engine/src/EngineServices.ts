@@ -11,7 +11,7 @@ import * as Housekeeping from "./Housekeeping.js"
 import * as ConfiguredProcessors from "./processors/ConfiguredProcessors.js"
 import * as Recovery from "./recovery/Recovery.js"
 import * as RulesetNotices from "./rulesets/RulesetNotices.js"
-import type * as DispatcherLayer from "./webhooks/DispatcherLayer.js"
+import type * as DispatcherLayer from "./webhookDeliveries/DispatcherLayer.js"
 
 /** Webhook delivery: `DispatcherLayer.layer(config)` or `DispatcherLayer.layerFromEnv`. */
 export type Dispatcher =

@@ -18,7 +18,7 @@ const runtime = ManagedRuntime.make(
     Layer.provideMerge(LevyService.store({ store: "memory" }))
   )
 )
-let levy: LevyService.Levy
+let levy: LevyService.Service
 
 beforeAll(async () => {
   levy = await runtime.runPromise(LevyService.LevyService)

@@ -11,7 +11,7 @@ import { createServer, type Socket } from "node:net"
 import { createServer as createTlsServer } from "node:tls"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Sender from "../src/webhooks/Sender.js"
+import * as Sender from "../src/webhookDeliveries/Sender.js"
 
 /** A port nothing listens on: bound, then closed. */
 const closedPort = () =>

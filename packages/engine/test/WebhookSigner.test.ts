@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { WebhookSignature } from "@levy/api"
 import fc from "fast-check"
-import * as Signer from "../src/webhooks/Signer.js"
+import * as Signer from "../src/webhookDeliveries/Signer.js"
 
 describe("Signer.sign", () => {
   it("equals WebhookSignature.sign for any secrets, time and body", async () => {

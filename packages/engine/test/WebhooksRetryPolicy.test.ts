@@ -2,9 +2,9 @@
 
 import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { DEFAULT_RETRY } from "../src/webhooks/DispatcherConfig.js"
-import * as DispatcherEnv from "../src/webhooks/DispatcherEnv.js"
-import { baseDelayMs, next, parseRetryAfter } from "../src/webhooks/RetryPolicy.js"
+import { DEFAULT_RETRY } from "../src/webhookDeliveries/DispatcherConfig.js"
+import * as DispatcherEnv from "../src/webhookDeliveries/DispatcherEnv.js"
+import { baseDelayMs, next, parseRetryAfter } from "../src/webhookDeliveries/RetryPolicy.js"
 
 const MIN = 60_000
 const HOUR = 60 * MIN

@@ -23,10 +23,10 @@ import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import * as Dispatcher from "@levy/engine/webhookDeliveries/Dispatcher.js"
+import { defaults } from "@levy/engine/webhookDeliveries/DispatcherConfig.js"
+import { Wake } from "@levy/engine/webhookDeliveries/Wake.js"
 import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
-import * as Dispatcher from "@levy/engine/webhooks/Dispatcher.js"
-import { defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
-import { Wake } from "@levy/engine/webhooks/Wake.js"
 import {
   AccountRepository,
   EventRepository,

@@ -29,7 +29,7 @@ const reordered = `{ "metadata": {"order":"42"},  "customer":"cus_doors", "sourc
 describe.each(STORES)("one key across HTTP and in-process, on %s", (_name, store) => {
   let server: Awaited<ReturnType<typeof startWithStore>>
   let runtime: ManagedRuntime.ManagedRuntime<LevyService.LevyService, unknown>
-  let levy: LevyService.Levy
+  let levy: LevyService.Service
   const tenant = LevyService.tenant("acct_1", "test")
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { memoryStore } from "./support.js"
 
 /** What `test` gets: the service, a test-mode tenant of a new account, and the typed failure of a call. */
 export interface InProcess {
-  readonly levy: LevyService.Levy
+  readonly levy: LevyService.Service
   readonly tenant: Tenant.Tenant
   /** The typed failure of `effect`, which must fail (a success or a defect fails the test). */
   readonly failureOf: <A, E>(effect: Effect.Effect<A, E>) => Promise<E>

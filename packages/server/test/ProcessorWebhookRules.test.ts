@@ -5,9 +5,9 @@
  * together give back exactly the charge's fee when the whole charge is refunded.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as DisputeOrder from "@levy/engine/processorWebhooks/DisputeOrder.js"
-import * as RefundSplit from "@levy/engine/processorWebhooks/RefundSplit.js"
-import * as WebhookPath from "@levy/engine/processorWebhooks/WebhookPath.js"
+import * as DisputeOrder from "@levy/engine/processorNotifications/DisputeOrder.js"
+import * as RefundSplit from "@levy/engine/processorNotifications/RefundSplit.js"
+import * as WebhookPath from "@levy/engine/processorNotifications/WebhookPath.js"
 import type { Charge } from "@levy/storage"
 import fc from "fast-check"
 import { seedCharge } from "./chargeStores.js"

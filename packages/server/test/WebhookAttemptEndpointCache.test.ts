@@ -6,9 +6,9 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
+import * as Attempt from "@levy/engine/webhookDeliveries/Attempt.js"
+import { defaults } from "@levy/engine/webhookDeliveries/DispatcherConfig.js"
 import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
-import * as Attempt from "@levy/engine/webhooks/Attempt.js"
-import { defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
 import {
   AccountRepository,
   type AttemptOutcome,

@@ -7,10 +7,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as Dispatcher from "@levy/engine/webhookDeliveries/Dispatcher.js"
+import { type DispatcherConfig, defaults } from "@levy/engine/webhookDeliveries/DispatcherConfig.js"
+import { Wake } from "@levy/engine/webhookDeliveries/Wake.js"
 import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
-import * as Dispatcher from "@levy/engine/webhooks/Dispatcher.js"
-import { type DispatcherConfig, defaults } from "@levy/engine/webhooks/DispatcherConfig.js"
-import { Wake } from "@levy/engine/webhooks/Wake.js"
 import type { Ids, Storage, Tenant, WebhookDelivery } from "@levy/storage"
 import { type Context, Effect, Fiber, Layer } from "effect"
 

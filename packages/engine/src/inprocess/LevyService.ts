@@ -133,6 +133,8 @@ import type { RulesetNotFound } from "../rulesets/RulesetNotFound.js"
 import { retrieveRuleset } from "../rulesets/retrieveRuleset.js"
 import * as Store from "../Store.js"
 import { isStored, type WorkflowError } from "../WorkflowError.js"
+import type { DispatcherConfig } from "../webhookDeliveries/DispatcherConfig.js"
+import * as DispatcherLayer from "../webhookDeliveries/DispatcherLayer.js"
 import {
   type CreateWebhookEndpointError,
   createWebhookEndpoint
@@ -153,8 +155,6 @@ import {
   updateWebhookEndpoint
 } from "../webhookEndpoints/updateWebhookEndpoint.js"
 import type { WebhookEndpointNotFound } from "../webhookEndpoints/WebhookEndpointErrors.js"
-import type { DispatcherConfig } from "../webhooks/DispatcherConfig.js"
-import * as DispatcherLayer from "../webhooks/DispatcherLayer.js"
 import * as InvalidInput from "./InvalidInput.js"
 import * as Replays from "./Replays.js"
 
@@ -211,10 +211,10 @@ export type KeyedError =
   | StorageError
 
 /** Every failure a call of the service may end with. */
-export type LevyError = WorkflowError | KeyedError | FeeError
+export type ServiceError = WorkflowError | KeyedError | FeeError
 
 /** The service. */
-export interface Levy {
+export interface Service {
   readonly accounts: {
     /** A new account with its four API keys (returned once), for the HTTP API or the dashboard. */
     readonly create: (name: string) => Effect.Effect<Accounts.Created, StorageError>
@@ -455,7 +455,7 @@ export interface Levy {
   }
 }
 
-export class LevyService extends Context.Tag("@levy/engine/LevyService")<LevyService, Levy>() {}
+export class LevyService extends Context.Tag("@levy/engine/LevyService")<LevyService, Service>() {}
 
 /** The tenant of an account in test or live mode. */
 export const tenant = (accountId: string, mode: "test" | "live"): Tenant.Tenant =>

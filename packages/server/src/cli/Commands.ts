@@ -23,8 +23,8 @@ import { retrieveProcessorConfig } from "@levy/engine/processorConfigs/retrieveP
 import { saveProcessorConfig } from "@levy/engine/processorConfigs/saveProcessorConfig.js"
 import * as ProcessorApiBaseUrls from "@levy/engine/processors/ApiBaseUrls.js"
 import * as Store from "@levy/engine/Store.js"
+import * as DispatcherLayer from "@levy/engine/webhookDeliveries/DispatcherLayer.js"
 import { LoopbackTargets } from "@levy/engine/webhookEndpoints/LoopbackTargets.js"
-import * as DispatcherLayer from "@levy/engine/webhooks/DispatcherLayer.js"
 import { AccountRepository, Tenant } from "@levy/storage"
 import { Console, Effect, Layer, Option } from "effect"
 import * as ApiServices from "../ApiServices.js"
@@ -251,7 +251,7 @@ const OWNER = { by: "cli", owner: true } as const
  * cannot run as given (nothing held, a stale change) exits 2, a store or processor down 1.
  */
 const refusal = (error: DomainError) =>
-  Effect.mapError(toApiError(error), (e: ApiError.LevyError) =>
+  Effect.mapError(toApiError(error), (e: ApiError.AnyError) =>
     e._tag === "ServiceUnavailableError"
       ? new CommandFailed({ message: e.message })
       : new UsageError({ message: e.message })

@@ -93,8 +93,8 @@ const tagOf = (u: unknown): string | undefined =>
     : undefined
 
 /** Any failure or defect as one of the API's errors. */
-export const toLevyError = (error: unknown): ApiError.LevyError => {
-  if (ApiError.isLevyError(error)) return error
+export const asApiError = (error: unknown): ApiError.AnyError => {
+  if (ApiError.isAnyError(error)) return error
   switch (tagOf(error)) {
     // A database failure that reached the edge unmapped (logged as unexpected, to be mapped
     // where it arose) is still what it is: the service is unavailable, not broken, and the
@@ -116,8 +116,8 @@ export const toLevyError = (error: unknown): ApiError.LevyError => {
  */
 export const failureOf = (cause: Cause.Cause<unknown>) => {
   const squashed = Cause.squash(cause)
-  const { status, body } = ApiError.toResponse(toLevyError(squashed))
-  return { status, body, unexpected: !ApiError.isLevyError(squashed) && status >= 500 }
+  const { status, body } = ApiError.toResponse(asApiError(squashed))
+  return { status, body, unexpected: !ApiError.isAnyError(squashed) && status >= 500 }
 }
 
 /** The secret of an `Authorization: Bearer <secret>` header. */
@@ -156,11 +156,11 @@ const queryOf = (url: string): Record<string, string | Array<string>> => {
 const decodeWith = (
   decode: Option.Option<Contract.Decode>,
   input: () => unknown
-): Either.Either<unknown, ApiError.LevyError> =>
+): Either.Either<unknown, ApiError.AnyError> =>
   decode._tag === "None" ? Either.right(undefined) : decode.value(input())
 
 /** JSON text as the platform reads a body (`""` is `null`). */
-const parse = (text: string): Either.Either<unknown, ApiError.LevyError> => {
+const parse = (text: string): Either.Either<unknown, ApiError.AnyError> => {
   try {
     return Either.right(text === "" ? null : (JSON.parse(text) as unknown))
   } catch {
@@ -169,7 +169,7 @@ const parse = (text: string): Either.Either<unknown, ApiError.LevyError> => {
 }
 
 /** A form body's parameters, or its 400 (past the limits, or a value holding a NUL). */
-const formParams = (text: string): Either.Either<unknown, ApiError.LevyError> =>
+const formParams = (text: string): Either.Either<unknown, ApiError.AnyError> =>
   Either.flatMap(FormBody.parse(text), (params) => {
     const nul = NulText.checkValue(params)
     return nul === undefined ? Either.right(params) : Either.left(nul)
@@ -179,7 +179,7 @@ const formParams = (text: string): Either.Either<unknown, ApiError.LevyError> =>
 const payloadOf = (
   endpoint: Contract.Endpoint,
   request: EdgeRequest
-): Either.Either<unknown, ApiError.LevyError> => {
+): Either.Either<unknown, ApiError.AnyError> => {
   const text = request.body._tag === "Text" ? request.body.text : ""
   if (FormBody.isForm(request.headers["content-type"])) {
     return endpoint.decodeFormPayload._tag === "None"
@@ -195,7 +195,7 @@ const payloadOf = (
  * Payloads already decoded for a keyed request's fingerprint (`paramsOf`), so its handler reads
  * the same value instead of decoding the body a second time.
  */
-const decodedFor = new WeakMap<EdgeRequest, Either.Either<unknown, ApiError.LevyError>>()
+const decodedFor = new WeakMap<EdgeRequest, Either.Either<unknown, ApiError.AnyError>>()
 
 /** `payloadOf`, or the payload the fingerprint already decoded. */
 const payloadOnce = (endpoint: Contract.Endpoint, request: EdgeRequest) =>
@@ -300,7 +300,7 @@ export const make = Effect.gen(function* () {
   }
 
   /** The body checks of a request to a known route that carries a body. */
-  const bodyProblem = (request: EdgeRequest): ApiError.LevyError | undefined => {
+  const bodyProblem = (request: EdgeRequest): ApiError.AnyError | undefined => {
     const body = request.body
     if (body._tag === "TooLarge") return BodyLimit.tooLarge(max)
     if (body._tag === "Unreadable") return notJson()

@@ -18,7 +18,7 @@ export interface KeylessRoute {
     pathname: string,
     address: string | undefined,
     headers: Record<string, string>
-  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.LevyError>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.AnyError>
 }
 
 /** The keyless routes the edge serves (a Tag, not a default: a server without them is a mistake). */

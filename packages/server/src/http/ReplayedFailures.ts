@@ -16,7 +16,7 @@ export type ReplayFailure = (
   tenant: Tenant.Tenant,
   key: string,
   failure: StoredFailure
-) => Effect.Effect<ApiError.LevyError, ApiError.LevyError>
+) => Effect.Effect<ApiError.AnyError, ApiError.AnyError>
 
 export class ReplayedFailures extends Context.Tag("@levy/server/http/ReplayedFailures")<
   ReplayedFailures,

@@ -18,7 +18,7 @@ import * as ProcessorErrors from "./ProcessorErrors.js"
 export { isStored } from "@levy/engine/WorkflowError.js"
 
 /** Every failure a workflow may end with: its own unions, and the API's errors as they are. */
-export type DomainError = WorkflowError | ApiError.LevyError
+export type DomainError = WorkflowError | ApiError.AnyError
 
 /** The API's error each workflow failure becomes (an API error stays itself). */
 interface ApiErrorMap {
@@ -147,7 +147,7 @@ const refundFailed = (refund: StoredRefund) =>
 export const toApiError = <E extends DomainError>(error: E): Effect.Effect<never, ApiErrorOf<E>> =>
   apiErrorOf(error) as Effect.Effect<never, ApiErrorOf<E>>
 
-const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.LevyError> => {
+const apiErrorOf = (error: DomainError): Effect.Effect<never, ApiError.AnyError> => {
   switch (error._tag) {
     case "ProcessorNotConfigured":
       return Effect.fail(

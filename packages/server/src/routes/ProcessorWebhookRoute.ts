@@ -21,13 +21,13 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { ApiError } from "@levy/api"
+import * as ApplyNotification from "@levy/engine/processorNotifications/ApplyNotification.js"
+import * as WebhookPath from "@levy/engine/processorNotifications/WebhookPath.js"
 import type { NotificationInvalid } from "@levy/engine/processors/PaymentProcessor.js"
 import {
   type NotificationTarget,
   PaymentProcessors
 } from "@levy/engine/processors/PaymentProcessors.js"
-import * as ApplyNotification from "@levy/engine/processorWebhooks/ApplyNotification.js"
-import * as WebhookPath from "@levy/engine/processorWebhooks/WebhookPath.js"
 import {
   type ChargeRepository,
   type EventRepository,
@@ -123,10 +123,10 @@ export const make = Effect.gen(function* () {
    * client and never touch the account's own budget.
    */
   const refuse = (
-    error: ApiError.LevyError,
+    error: ApiError.AnyError,
     address: string | undefined,
     headers: Record<string, string>
-  ): Effect.Effect<never, ApiError.LevyError> =>
+  ): Effect.Effect<never, ApiError.AnyError> =>
     RateLimit.consumeBucket(
       limiter,
       window,

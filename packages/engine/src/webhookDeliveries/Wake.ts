@@ -28,6 +28,6 @@ export const makeSignal: Effect.Effect<Signal> = Effect.map(Queue.sliding<void>(
     )
 }))
 
-export class Wake extends Context.Tag("@levy/engine/webhooks/Wake")<Wake, Signal>() {
+export class Wake extends Context.Tag("@levy/engine/webhookDeliveries/Wake")<Wake, Signal>() {
   static readonly layer = Layer.effect(Wake, makeSignal)
 }
