@@ -406,15 +406,43 @@ export interface ChargeRepositoryService {
   ) => Effect.Effect<Page.Page<Dispute>, RecordNotFound | StorageError>
 }
 
-/** A new charge as stored: nothing refunded or disputed yet. */
+/**
+ * A new charge as stored: nothing refunded or disputed yet. Written field by field, not as
+ * `{ ...NO_PROCESSING, ...c }`: V8 builds that spread of two objects on a slow path, tens of
+ * microseconds a charge against under one, most of what the charge write had lost in node CPU
+ * (bench/storage.bench.ts). The return type keeps the list complete.
+ */
 export const newRecord = (c: NewCharge): StoredCharge => ({
-  ...NO_PROCESSING,
-  ...c,
-  estimate: c.estimate ?? null,
+  id: c.id,
+  accountId: c.accountId,
+  livemode: c.livemode,
+  created: c.created,
+  amount: c.amount,
+  convenienceFee: c.convenienceFee,
+  totalAmount: c.totalAmount,
+  currency: c.currency,
+  status: c.status,
+  customer: c.customer,
+  description: c.description,
+  metadata: c.metadata,
+  region: c.region,
+  cardType: c.cardType,
+  feeBreakdown: c.feeBreakdown,
+  compliance: c.compliance,
+  failureCode: c.failureCode,
+  failureMessage: c.failureMessage,
   amountRefunded: 0,
   feeRefunded: 0,
   refunded: false,
-  disputed: false
+  disputed: false,
+  details: c.details,
+  estimate: c.estimate ?? null,
+  processor: c.processor ?? null,
+  processorKey: c.processorKey ?? null,
+  idempotencyKey: c.idempotencyKey ?? null,
+  requestFingerprint: c.requestFingerprint ?? null,
+  processorReference: c.processorReference ?? null,
+  recoverAfterMs: c.recoverAfterMs ?? null
 })
 
 /** A write the store's own rules make impossible (a fresh event id taken): a store failure. */

@@ -200,8 +200,9 @@ export const make = Effect.gen(function* () {
     },
     // One statement: the idempotency response, the charge and its event, each written only
     // when the one before it was (so an unclaimed key writes nothing).
-    create: ({ charge: c, event: e, idempotency: idem }) =>
-      sql<{ one: number }>`WITH idem AS (
+    create: ({ charge: c, event: e, idempotency: idem }) => {
+      const record = newRecord(c)
+      return sql<{ one: number }>`WITH idem AS (
           ${
             idem === undefined
               ? sql`SELECT 1`
@@ -213,7 +214,7 @@ export const make = Effect.gen(function* () {
           }
         ), charge AS (
           INSERT INTO charges (${chargeColumns})
-          SELECT ${charges.typedValues(sql, newRecord(c))} FROM idem
+          SELECT ${charges.typedValues(sql, record)} FROM idem
           RETURNING 1
         )
         INSERT INTO events (${events.select(sql)})
@@ -227,10 +228,11 @@ export const make = Effect.gen(function* () {
         }),
         Effect.flatMap((rows) =>
           rows.length === 1
-            ? Effect.succeed(newRecord(c))
+            ? Effect.succeed(record)
             : Effect.fail(new RecordNotFound({ entity: "idempotency_record", id: idem?.key ?? "" }))
         )
-      ),
+      )
+    },
     get: (tenant, id) =>
       sql`SELECT ${chargeColumns} FROM charges WHERE ${mine(tenant)} AND id = ${id}`.pipe(
         SqlSupport.orStorageError,
