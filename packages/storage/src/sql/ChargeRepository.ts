@@ -6,10 +6,9 @@ import {
   type ChargeRepositoryService,
   type Dispute,
   moved,
-  NO_PROCESSING,
   newRecord,
+  newRefundRecord,
   released,
-  type StoredRefund,
   writeEffects
 } from "../ChargeRepository.js"
 import { EventRepository } from "../EventRepository.js"
@@ -304,12 +303,7 @@ export const make = Effect.gen(function* () {
             new RefundTooLarge({ chargeId: r.chargeId, requested: r.amount, refundable })
           )
         }
-        const stored = {
-          ...NO_PROCESSING,
-          failureCode: null,
-          failureMessage: null,
-          ...r
-        } as StoredRefund
+        const stored = newRefundRecord(r)
         const inserted = yield* sql`INSERT INTO refunds ${refunds.insert(sql, stored)}
           RETURNING ${refundColumns}`.pipe(
           SqlSupport.orDuplicate("refund", r.id),
