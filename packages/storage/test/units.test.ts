@@ -2,10 +2,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, FastCheck as fc } from "effect"
 import { AccountRepository } from "../src/AccountRepository.js"
+import { newRecord } from "../src/ChargeRepository.js"
 import { Ids, random36, timeOrdered } from "../src/Ids.js"
 import * as Page from "../src/Page.js"
 import * as SecretBox from "../src/SecretBox.js"
 import * as Storage from "../src/Storage.js"
+import { charges } from "../src/sql/Tables.js"
 
 const item = fc.record({
   created: fc.integer({ min: 0, max: 20 }),
@@ -109,4 +111,43 @@ describe("deterministic ids and an empty store", () => {
       expect(yield* accounts.isEmpty).toBe(false)
     }).pipe(Effect.provide(Storage.layerMemory), Effect.provide(Ids.layerSequential))
   )
+})
+
+describe("a statement written once from a table", () => {
+  const record = newRecord({
+    id: "ch_1",
+    accountId: "acct_1",
+    livemode: false,
+    created: 1,
+    amount: 5_000,
+    convenienceFee: 175,
+    totalAmount: 5_175,
+    currency: "usd",
+    status: "succeeded",
+    customer: null,
+    description: "d",
+    metadata: { order: "1" },
+    region: "US-NY",
+    cardType: "credit",
+    feeBreakdown: { percentage: 145, flatFee: 30 },
+    compliance: null,
+    failureCode: null,
+    failureMessage: null,
+    details: { source: "tok_visa" },
+    processor: "simulator"
+  })
+
+  it("sends the record's values in the order of the table's columns, JSON as text", () => {
+    const row = charges.row(record)
+    expect(charges.values(record)).toEqual(charges.list.split(", ").map((column) => row[column]))
+    expect(charges.values(record)).toContain('{"order":"1"}')
+  })
+
+  it("numbers one typed placeholder per column from the first it is given", () => {
+    const placeholders = charges.placeholders(6).split(", ")
+    expect(placeholders).toHaveLength(charges.columns.length)
+    expect(placeholders[0]).toBe("$6::text")
+    expect(placeholders.at(-1)).toBe(`$${5 + charges.columns.length}::text`)
+    expect(placeholders[charges.list.split(", ").indexOf("amount")]).toMatch(/^\$\d+::bigint$/)
+  })
 })

@@ -6,8 +6,8 @@ import {
   type ChargeRepositoryService,
   type Dispute,
   moved,
-  NO_PROCESSING,
   newRecord,
+  newRefundRecord,
   type RecoveryClaim,
   type Refund,
   released,
@@ -312,12 +312,7 @@ export const make = Effect.gen(function* () {
             feeRefunded: charge.feeRefunded + r.feeAmount,
             refunded: amountRefunded === charge.totalAmount
           }
-          const stored: StoredRefund = {
-            ...NO_PROCESSING,
-            failureCode: null,
-            failureMessage: null,
-            ...r
-          } as StoredRefund
+          const stored = newRefundRecord(r)
           w.put(REFUNDS, key(r.accountId, r.id), stored)
           for (const k of indexed) w.put(REFUND_KEYS, k, r.id)
           w.put(CHARGES, key(r.accountId, r.chargeId), updated)

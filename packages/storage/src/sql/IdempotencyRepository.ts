@@ -47,6 +47,17 @@ export const make = Effect.gen(function* () {
   const sql = yield* PgClient.PgClient
   const box = yield* SecretBox
   const columns = idempotencyRecords.select(sql)
+  // Every charge write claims a key: its statement is written once (as the charge write's is)
+  // and sent with its values.
+  const n = idempotencyRecords.columns.length
+  const claim = `INSERT INTO idempotency_records (${idempotencyRecords.list})
+    VALUES (${idempotencyRecords.placeholders(1)})
+    ON CONFLICT (account_id, livemode, key) DO UPDATE
+      SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', response_status = NULL,
+          response_body = NULL, created_ms = EXCLUDED.created_ms, expires_at_ms = EXCLUDED.expires_at_ms
+      WHERE idempotency_records.expires_at_ms <= $${n + 1}
+        OR (idempotency_records.state = 'in_progress' AND idempotency_records.created_ms <= $${n + 2})
+    RETURNING 1`
   const select = (tenant: Tenant, key: string) =>
     sql`SELECT ${columns} FROM idempotency_records
       WHERE account_id = ${tenant.accountId} AND livemode = ${tenant.livemode} AND key = ${key}`
@@ -57,15 +68,11 @@ export const make = Effect.gen(function* () {
         const record = started(tenant, key, fingerprint, now)
         // Waits for a concurrent transaction holding the same key, then inserts (it rolled
         // back), replaces (expired or abandoned) or does nothing (it committed).
-        const claimed = yield* sql`INSERT INTO idempotency_records
-            ${idempotencyRecords.insert(sql, toRow(record))}
-          ON CONFLICT (account_id, livemode, key) DO UPDATE
-            SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', response_status = NULL,
-                response_body = NULL, created_ms = EXCLUDED.created_ms, expires_at_ms = EXCLUDED.expires_at_ms
-            WHERE idempotency_records.expires_at_ms <= ${now}
-              OR (idempotency_records.state = 'in_progress'
-                AND idempotency_records.created_ms <= ${now - CLAIM_LEASE_MS})
-          RETURNING 1`
+        const claimed = yield* sql.unsafe(claim, [
+          ...idempotencyRecords.values(toRow(record)),
+          now,
+          now - CLAIM_LEASE_MS
+        ])
         if (claimed.length === 1) return { _tag: "Started", record } as const
         const rows = yield* select(tenant, key)
         if (rows[0] === undefined) return yield* Effect.fail(new IdempotencyKeyInUse({ key }))

@@ -89,6 +89,13 @@ export interface Table<A> {
   readonly decodeAll: (rows: ReadonlyArray<unknown>) => Effect.Effect<Array<A>, StorageError>
   /** The record as the row to insert (JSON columns as text), for `sql.insert`. */
   readonly row: (record: A) => Record<string, unknown>
+  /**
+   * The record's values in column order (JSON columns as text): the parameters of a
+   * statement written once with `placeholders`.
+   */
+  readonly values: (record: A) => Array<unknown>
+  /** `$n::text, $n+1::bigint, …` from `$first`: one typed placeholder per column, in order. */
+  readonly placeholders: (first: number) => string
   /** `(a, b, c) VALUES (…)` of one or several records. */
   readonly insert: (sql: SqlClient.SqlClient, records: A | ReadonlyArray<A>) => RecordInsertHelper
   /**
@@ -135,12 +142,13 @@ export const make =
       }
       return Either.right(out as A)
     }
+    const cell = (record: A, c: (typeof columns)[number]): unknown => {
+      const value = (record as Record<string, unknown>)[c.field] ?? null
+      return c.spec.json && value !== null ? JSON.stringify(value) : value
+    }
     const row = (record: A): Record<string, unknown> => {
       const out: Record<string, unknown> = {}
-      for (const c of columns) {
-        const value = (record as Record<string, unknown>)[c.field] ?? null
-        out[c.column] = c.spec.json && value !== null ? JSON.stringify(value) : value
-      }
+      for (const c of columns) out[c.column] = cell(record, c)
       return out
     }
     return {
@@ -163,6 +171,8 @@ export const make =
           return Either.right(out)
         }),
       row,
+      values: (record) => columns.map((c) => cell(record, c)),
+      placeholders: (first) => columns.map((c, i) => `$${first + i}::${c.spec.type}`).join(", "),
       insert: (sql, records) =>
         Array.isArray(records)
           ? sql.insert((records as ReadonlyArray<A>).map(row))
