@@ -3,7 +3,7 @@
  * names the account and mode it works for (the tenant) and gets typed results, or the
  * workflows' own errors to branch on.
  */
-import { LevyService } from "@levy/server"
+import { LevyService } from "@levy/engine"
 import { Effect } from "effect"
 
 export interface CheckoutResult {

@@ -2,7 +2,7 @@
  * `pnpm --filter @levy/example-in-process start [dataDir]`: the checkout on the memory store,
  * or on the embedded store (PGlite) in `dataDir` when one is given; then exit.
  */
-import { LevyService } from "@levy/server"
+import { LevyService } from "@levy/engine"
 import { Effect, Layer } from "effect"
 import { checkout } from "./checkout.js"
 

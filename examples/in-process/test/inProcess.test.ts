@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { LevyService } from "@levy/server"
+import { LevyService } from "@levy/engine"
 import { Effect, Layer } from "effect"
 import { checkout } from "../src/checkout.js"
 

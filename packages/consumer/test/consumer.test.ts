@@ -9,11 +9,15 @@
  *    published declarations with `moduleResolution` node16 and bundler (libraries included);
  * 3. the client bundles for the browser with esbuild within its gzipped budget;
  * 4. the installed `levy` bin prints its version (also as `npx @levy/server`) and serves an
- *    estimate on the embedded store.
+ *    estimate on the embedded store;
+ * 5. in a second fresh project holding only @levy/engine and the Levy packages it depends on
+ *    (no @levy/server, no @levy/client), a plain `.mjs` charges in-process on the memory store
+ *    with `node`.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -56,14 +60,38 @@ const firstExample = (readme: string): string | undefined =>
 /** The file `pnpm pack` makes of a package: `levy-core-0.1.0.tgz`. */
 const tarballOf = (p: Published) => `${p.name.replace("@", "").replace("/", "-")}-${p.version}.tgz`
 
+/** `npm install` of `specs` (tarball paths, registry names) in `dir`. */
+const npmInstall = (dir: string, specs: ReadonlyArray<string>) =>
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], dir)
+
+/** The manifest of a workspace package. */
+const manifestOf = (p: Published) =>
+  JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8")) as {
+    readonly dependencies?: Record<string, string>
+  }
+
+/** `name` and the published packages it depends on, directly or through another. */
+const closureOf = (name: string): ReadonlyArray<Published> => {
+  const found = new Map<string, Published>()
+  const visit = (current: string) => {
+    const p = packages.find((candidate) => candidate.name === current)
+    if (p === undefined || found.has(current)) return
+    found.set(current, p)
+    for (const dependency of Object.keys(manifestOf(p).dependencies ?? {})) visit(dependency)
+  }
+  visit(name)
+  return [...found.values()]
+}
+
 let work: string
+let tarballs: string
 let project: string
 let packages: ReadonlyArray<Published>
 const sizes: Record<string, number> = {}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "levy-consumer-"))
-  const tarballs = join(work, "tarballs")
+  tarballs = join(work, "tarballs")
   project = join(work, "app")
   mkdirSync(tarballs)
   mkdirSync(project)
@@ -88,18 +116,7 @@ beforeAll(async () => {
     join(project, "package.json"),
     `${JSON.stringify({ name: "levy-consumer", private: true, type: "module" }, null, 2)}\n`
   )
-  await run(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      ...TYPES,
-      ...files.map((f) => join(tarballs, f))
-    ],
-    project
-  )
+  await npmInstall(project, [...TYPES, ...files.map((f) => join(tarballs, f))])
 })
 
 afterAll(() => {
@@ -210,6 +227,61 @@ describe("the published packages in a fresh npm project", () => {
       child.kill("SIGTERM")
       expect(await exited).toBe(0)
     }
+  })
+})
+
+describe("@levy/engine alone in a fresh npm project", () => {
+  let engineProject: string
+  let installed: ReadonlyArray<Published>
+
+  beforeAll(async () => {
+    engineProject = join(work, "engine-app")
+    mkdirSync(engineProject)
+    writeFileSync(
+      join(engineProject, "package.json"),
+      `${JSON.stringify({ name: "levy-engine-consumer", private: true, type: "module" }, null, 2)}\n`
+    )
+    installed = closureOf("@levy/engine")
+    const engine = installed.find((p) => p.name === "@levy/engine")!
+    const effect = manifestOf(engine).dependencies?.effect
+    await npmInstall(engineProject, [
+      ...installed.map((p) => join(tarballs, tarballOf(p))),
+      `effect@${effect}`
+    ])
+  })
+
+  it("installs the engine with core, api, storage and rules, and nothing of the doors", () => {
+    expect(installed.map((p) => p.name).sort()).toEqual([
+      "@levy/api",
+      "@levy/core",
+      "@levy/engine",
+      "@levy/rules",
+      "@levy/storage"
+    ])
+    const present = (name: string) => existsSync(join(engineProject, "node_modules", name))
+    for (const p of installed) expect(present(p.name), p.name).toBe(true)
+    // The doors and their libraries: the HTTP server and CLI, the client, the CLI's parser,
+    // the rate limiter's Redis client.
+    for (const absent of ["@levy/server", "@levy/client", "@effect/cli", "ioredis"]) {
+      expect(present(absent), absent).toBe(false)
+    }
+  })
+
+  it("(5) plain node charges in-process on the memory store, 2.9 % + 0.30 added", async () => {
+    copyFileSync(join(FIXTURES, "charge.mjs"), join(engineProject, "charge.mjs"))
+    // 10100 × 2.9 % is 292.9: rounded half up to 293 (docs/design.md §2, the default schedule).
+    const amount = 10_100
+    const percentagePart = (BigInt(amount) * 29n + 500n) / 1000n
+    const fee = Number(percentagePart + 30n)
+    const out = await run(process.execPath, ["charge.mjs", String(amount)], engineProject)
+    const charge = JSON.parse(out.trim().split("\n").at(-1) ?? "")
+    console.info(`in-process charge from @levy/engine alone: ${JSON.stringify(charge)}`)
+    expect(charge).toEqual({
+      status: "succeeded",
+      amount,
+      convenienceFee: fee,
+      totalAmount: amount + fee
+    })
   })
 })
 
