@@ -3,9 +3,9 @@
  * (docs/performance.md "Memory"). With no memory pressure V8 lets the old generation reach up
  * to four times what survived the last full collection. A server under load promotes the
  * state of every request in flight (it outlives two young collections), which is garbage
- * soon after: with ~40 MB live, the process carried up to ~110 MB of it. Twice the live heap
- * bounds that; the extra full collections (~20 ms of marking, mostly concurrent, for each
- * ~40 MB promoted) cost about 1 % of the CPU of a saturated server. An operator's own
+ * soon after: the heap reached 111 MB with 40 MB of it live. Twice the live heap
+ * bounds that; the extra full collections (a 20–45 ms pause for each ~40 MB promoted, about one
+ * every 2 s at 200 charges/s) cost 1–2 % of a saturated server's CPU. An operator's own
  * `node --heap-growing-percent=…` wins.
  */
 import { setFlagsFromString } from "node:v8"
