@@ -8,8 +8,8 @@
  * about 1,400 of them (effect alone 364, fast-check 225 through effect's index) and half the
  * CPU of `levy --version`; bundled, esbuild keeps only what Levy uses.
  */
-import { readFile } from "node:fs/promises"
-import { join, resolve } from "node:path"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { dirname, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import * as esbuild from "esbuild"
 
@@ -59,28 +59,61 @@ const ownFileUrl: esbuild.Plugin = {
   }
 }
 
+/**
+ * A JSON module is read and parsed when the bundle starts, as Node does for a JSON module of
+ * the built packages, rather than written into the bundle as one object literal: V8 keeps a
+ * script's text for its whole life and compiles its top level in one go, so the ruleset's
+ * released versions (7 MB of JSON) as code cost their text, their parse and their literals'
+ * boilerplate on top of the objects (docs/performance.md "Memory").
+ */
+const jsonRead: esbuild.Plugin = {
+  name: "json-read",
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, (args) => ({
+      contents: `import { readFileSync } from "node:fs"; export default JSON.parse(readFileSync(${JSON.stringify(args.path)}, "utf8"))`,
+      loader: "js"
+    }))
+  }
+}
+
 /** Bundles the CLI to `pathFor(project)`. */
 export const build = (project: string): Promise<string> =>
   bundle(join(ROOT, "packages/server/src/main.ts"), pathFor(project))
+
+/**
+ * Every character outside ASCII as a `\u` escape. Node holds a module's source for as long as
+ * it runs (V8 compiles functions lazily, from the text), and one character outside Latin-1
+ * makes the whole text two bytes a character: for the bundle, 27 MB instead of 14 MB of the
+ * server's heap for an em dash in a comment. esbuild already writes strings as ASCII; what it
+ * leaves is comments and regular expression literals, where the escape means the same
+ * character (a template literal's raw text would not, and esbuild escapes none there).
+ */
+export const asciiOnly = (text: string): string =>
+  text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
 
 /**
  * Bundles `entry` (a TypeScript module of the workspace) to `outfile`, as the CLI is: what a
  * benchmark's servers run, so that they run as a built Levy does, not under tsx.
  */
 export const bundle = async (entry: string, outfile: string): Promise<string> => {
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: [entry],
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
     outfile,
-    plugins: [dependenciesExternal, ownFileUrl],
+    write: false,
+    plugins: [dependenciesExternal, ownFileUrl, jsonRead],
     // The bundled CommonJS dependencies (pg, ioredis, ...) `require` Node's modules.
     banner: {
       js: 'import { createRequire as levyCreateRequire } from "node:module"; const require = levyCreateRequire(import.meta.url);'
     },
     logLevel: "warning"
   })
+  const [output] = result.outputFiles
+  if (output === undefined) throw new Error(`esbuild wrote no bundle of ${entry}`)
+  await mkdir(dirname(outfile), { recursive: true })
+  await writeFile(outfile, asciiOnly(output.text))
   return outfile
 }

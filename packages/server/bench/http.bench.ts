@@ -28,6 +28,8 @@
  * built on it could reach at best.
  */
 
+// First: Levy's start-up heap setting, in Levy's servers (levyHeapGrowth.ts).
+import "./levyHeapGrowth.js"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -371,7 +373,7 @@ if (serving !== undefined) {
           ? undefined
           : (cpuAfter - cpuBefore) / ((performance.now() - started) / 1000)
       console.log(
-        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}${cpu === undefined ? "" : `, ${Math.round((cpu / result.perSec) * 1_000_000)} µs/request`}${postgresUs === undefined ? "" : `, PostgreSQL ${Math.round(postgresUs)} µs/request`}`
+        `  ${mode}: ${Math.round(result.perSec)}/s, p99 ${result.p99Ms} ms, server CPU ${cpu?.toFixed(2) ?? "?"}${cpu === undefined ? "" : `, ${Math.round((cpu / result.perSec) * 1_000_000)} µs/request`}${postgresUs === undefined ? "" : `, PostgreSQL ${Math.round(postgresUs)} µs/request`}${rssMb === undefined ? "" : `, RSS ${Math.round(rssMb)} MB`}`
       )
       return {
         ...result,

@@ -6,6 +6,9 @@
  * stdout. A bad command line exits 2 (@effect/cli has already printed what is wrong with
  * it), a failure 1 (a processor that refused or could not be reached too), SIGTERM/SIGINT 0 once everything is closed.
  */
+// First: how far garbage may grow before a full collection (HeapGrowth.ts), set before the
+// other modules load.
+import "./heapGrowthAtStart.js"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect, Logger } from "effect"

@@ -6,7 +6,7 @@
  * limit or a `Levy-Version` check, and marks them cacheable.
  */
 import { createHash } from "node:crypto"
-import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
+import type * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -43,36 +43,47 @@ const openApiResponse = (headers: Readonly<Record<string, string | undefined>>) 
 }
 
 /**
- * The reference page, made once: Scalar's page for `LevyApi` as @effect/platform renders it
- * (its router answering one request for `/docs`).
+ * The reference page, made on the first request for it: Scalar's page for `LevyApi` as
+ * @effect/platform renders it (its router answering one request for `/docs`). Scalar's script
+ * is a 3 MB string in its module and the page 3 MB of bytes: a server nobody reads the docs of
+ * does not load the one nor hold the other.
  */
-const page = Effect.scoped(
-  Effect.flatMap(
-    HttpLayerRouter.toHttpEffect(
-      HttpApiScalar.layerHttpLayerRouter({
-        api: LevyApi.LevyApi,
-        path: DOCS_PATH,
-        // No font download from Scalar's servers: the page is self-contained. No toolbar:
-        // Scalar shows its own on localhost ("Share", "Generate SDKs": its hosted services),
-        // which a self-hosted reference does not offer. The bundled Scalar reads
-        // `showToolbar`; @effect/platform's config type predates it.
-        scalar: { withDefaultFonts: false, showToolbar: "never" } as HttpApiScalar.ScalarConfig
-      })
-    ),
-    (app) =>
-      Effect.provideService(
-        app,
-        HttpServerRequest.HttpServerRequest,
-        HttpServerRequest.fromWeb(new Request(`http://levy.invalid${DOCS_PATH}`))
+const page = Effect.flatMap(
+  Effect.promise(() => import("@effect/platform/HttpApiScalar")),
+  (Scalar) =>
+    Effect.scoped(
+      Effect.flatMap(
+        HttpLayerRouter.toHttpEffect(
+          Scalar.layerHttpLayerRouter({
+            api: LevyApi.LevyApi,
+            path: DOCS_PATH,
+            // No font download from Scalar's servers: the page is self-contained. No toolbar:
+            // Scalar shows its own on localhost ("Share", "Generate SDKs": its hosted services),
+            // which a self-hosted reference does not offer. The bundled Scalar reads
+            // `showToolbar`; @effect/platform's config type predates it.
+            scalar: { withDefaultFonts: false, showToolbar: "never" } as HttpApiScalar.ScalarConfig
+          })
+        ),
+        (app) =>
+          Effect.provideService(
+            app,
+            HttpServerRequest.HttpServerRequest,
+            HttpServerRequest.fromWeb(new Request(`http://levy.invalid${DOCS_PATH}`))
+          )
       )
-  )
-)
+    )
+  // The router was given this one path: not finding it is a defect, not a request's error.
+).pipe(Effect.orDie)
 
 /** The docs' answer to a GET of `pathname` (one of `routes`), with the request's `headers`. */
 export const make = Effect.map(
-  page,
-  (docsPage) => (pathname: string, headers: Readonly<Record<string, string | undefined>>) =>
-    pathname === OPENAPI_PATH ? openApiResponse(headers) : docsPage
+  Effect.cached(page),
+  (docsPage) =>
+    (
+      pathname: string,
+      headers: Readonly<Record<string, string | undefined>>
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+      pathname === OPENAPI_PATH ? Effect.succeed(openApiResponse(headers)) : docsPage
 )
 
 /** The SHA-256 CSP source of each inline `<script>` of `html` (Scalar's own and its config). */

@@ -425,11 +425,12 @@ export const make = Effect.gen(function* () {
       // The documentation is public and static: no key, no rate limit, no version check.
       if (allowedMethods(Docs.routes, pathname).length > 0) {
         headers["cache-control"] = Docs.CACHE_CONTROL
-        const page = docs(pathname, request.headers)
-        if (page.body._tag === "Uint8Array" && pathname === Docs.DOCS_PATH) {
-          Object.assign(headers, Docs.securityHeaders(page.body.body))
-        }
-        return Effect.succeed(page)
+        return Effect.map(docs(pathname, request.headers), (page) => {
+          if (page.body._tag === "Uint8Array" && pathname === Docs.DOCS_PATH) {
+            Object.assign(headers, Docs.securityHeaders(page.body.body))
+          }
+          return page
+        })
       }
       if (allowedMethods(Favicon.routes, pathname).length > 0) {
         headers["cache-control"] = Favicon.CACHE_CONTROL
