@@ -264,4 +264,14 @@ describe("Re-checked for a primary source in ruleset 3.0.2", () => {
     expect(on100("AU", 100, "2026-09-30", visa).compliant).toBe(true)
     expect(on100("AU", 100, "2026-10-01", visa).reasonCode).toBe("fees_prohibited")
   })
+  it("CA-BC: the Passenger Transportation Board's taxi and ride-hailing ban is cited, not modelled; other merchants stay permitted", () => {
+    // ptboard.bc.ca (2023-10-18): "The new rules prohibits licensees from charging a credit
+    // card surcharge to passengers for credit card payment." One regulated sector, and the
+    // rule model has no merchant-kind scope, so the province's verdict does not change.
+    const board = citedFrom("CA-BC", today, "www.ptboard.bc.ca")
+    expect(board?.kind).toBe("regulator")
+    expect(board?.quote).toContain("prohibits licensees from charging a credit card surcharge")
+    expect(inForce("CA-BC", today).confidence).toBe("low")
+    expect(on100("CA-BC", 100, today, { cardNetwork: "visa" }).compliant).toBe(true)
+  })
 })
