@@ -274,4 +274,15 @@ describe("Re-checked for a primary source in ruleset 3.0.2", () => {
     expect(inForce("CA-BC", today).confidence).toBe("low")
     expect(on100("CA-BC", 100, today, { cardNetwork: "visa" }).compliant).toBe(true)
   })
+  it("CA-QC: Quebec's own consumer regulator states the ban; a disclosed fee on any card is still refused", () => {
+    // opc.gouv.qc.ca: "A merchant cannot charge fees when you use a debit or credit card", and
+    // a notice at the till or a sign "does not entitle the merchant to charge such fees".
+    const office = citedFrom("CA-QC", today, "www.opc.gouv.qc.ca")
+    expect(office?.kind).toBe("regulator")
+    expect(office?.quote).toContain("cannot charge fees when you use a debit or credit card")
+    const disclosed = { cardNetwork: "visa", disclosed: true }
+    expect(on100("CA-QC", 100, today, disclosed).reasonCode).toBe("fees_prohibited")
+    const interac = { cardNetwork: "interac", cardType: "debit" as const, disclosed: true }
+    expect(on100("CA-QC", 50, today, interac).reasonCode).toBe("fees_prohibited")
+  })
 })
