@@ -264,4 +264,25 @@ describe("Re-checked for a primary source in ruleset 3.0.2", () => {
     expect(on100("AU", 100, "2026-09-30", visa).compliant).toBe(true)
     expect(on100("AU", 100, "2026-10-01", visa).reasonCode).toBe("fees_prohibited")
   })
+  it("CA-BC: the Passenger Transportation Board's taxi and ride-hailing ban is cited, not modelled; other merchants stay permitted", () => {
+    // ptboard.bc.ca (2023-10-18): "The new rules prohibits licensees from charging a credit
+    // card surcharge to passengers for credit card payment." One regulated sector, and the
+    // rule model has no merchant-kind scope, so the province's verdict does not change.
+    const board = citedFrom("CA-BC", today, "www.ptboard.bc.ca")
+    expect(board?.kind).toBe("regulator")
+    expect(board?.quote).toContain("prohibits licensees from charging a credit card surcharge")
+    expect(inForce("CA-BC", today).confidence).toBe("low")
+    expect(on100("CA-BC", 100, today, { cardNetwork: "visa" }).compliant).toBe(true)
+  })
+  it("CA-QC: Quebec's own consumer regulator states the ban; a disclosed fee on any card is still refused", () => {
+    // opc.gouv.qc.ca: "A merchant cannot charge fees when you use a debit or credit card", and
+    // a notice at the till or a sign "does not entitle the merchant to charge such fees".
+    const office = citedFrom("CA-QC", today, "www.opc.gouv.qc.ca")
+    expect(office?.kind).toBe("regulator")
+    expect(office?.quote).toContain("cannot charge fees when you use a debit or credit card")
+    const disclosed = { cardNetwork: "visa", disclosed: true }
+    expect(on100("CA-QC", 100, today, disclosed).reasonCode).toBe("fees_prohibited")
+    const interac = { cardNetwork: "interac", cardType: "debit" as const, disclosed: true }
+    expect(on100("CA-QC", 50, today, interac).reasonCode).toBe("fees_prohibited")
+  })
 })
