@@ -6,11 +6,15 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 
-/** The relative modules a source text imports or re-exports (static and dynamic). */
-export const relativeImports = (text: string): ReadonlyArray<string> =>
-  [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)].map(
+/** Every module a source text imports or re-exports (static and dynamic), as written. */
+export const moduleSpecifiers = (text: string): ReadonlyArray<string> =>
+  [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map(
     (match) => match[1] as string
   )
+
+/** The relative modules a source text imports or re-exports (static and dynamic). */
+export const relativeImports = (text: string): ReadonlyArray<string> =>
+  moduleSpecifiers(text).filter((specifier) => /^\.{1,2}\//.test(specifier))
 
 /** The `root`-relative path of the module `specifier` names from the file `from` (root-relative). */
 export const resolveImport = (root: string, from: string, specifier: string): string =>

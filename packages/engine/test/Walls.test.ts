@@ -28,12 +28,6 @@ const LIBRARIES = new Set([
 /** Node's modules that serve HTTP: the doors' business. */
 const NODE_SERVING = new Set(["node:http", "node:https", "node:http2"])
 
-/** Every module specifier a source text imports or re-exports (static and dynamic). */
-const specifiers = (text: string): ReadonlyArray<string> =>
-  [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map(
-    (match) => match[1] as string
-  )
-
 /** Why `specifier`, imported by `file` (src-relative), breaks the wall; undefined when it does not. */
 const breach = (file: string, specifier: string): string | undefined => {
   if (specifier.startsWith(".")) {
@@ -65,7 +59,9 @@ const files = Graph.sourceFiles(SRC)
 describe("the engine's walls", () => {
   it("imports no door, no door's library and no file outside the engine", () => {
     const breaches = files.flatMap((file) =>
-      specifiers(readFileSync(join(SRC, file), "utf8")).flatMap((s) => breach(file, s) ?? [])
+      Graph.moduleSpecifiers(readFileSync(join(SRC, file), "utf8")).flatMap(
+        (s) => breach(file, s) ?? []
+      )
     )
     expect(breaches).toStrictEqual([])
     expect(files.length).toBeGreaterThan(100)

@@ -32,8 +32,6 @@ export const DEADLINE = Deadline.DEADLINE
 
 /** The header, as the server sees it. */
 export const HEADER = "idempotency-key"
-/** Longest key. */
-export const MAX_KEY_LENGTH = IdempotencyKey.MAX_LENGTH
 
 const unavailable = (error: StorageError) =>
   Effect.logError("idempotency store failure", error).pipe(
@@ -65,11 +63,11 @@ export const keyOf = (request: {
 }) => {
   const key = request.headers[HEADER]
   if (request.method !== "POST" || key === undefined) return Effect.succeed(Option.none<string>())
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+  if (!IdempotencyKey.isValid(key)) {
     return Effect.fail(
       new ApiError.InvalidRequestError({
         param: "Idempotency-Key",
-        message: `An Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`
+        message: `An Idempotency-Key must be 1 to ${IdempotencyKey.MAX_LENGTH} characters.`
       })
     )
   }
