@@ -128,17 +128,18 @@ describe("the jurisdictions with no state rule: the networks' rules decide", () 
   })
 })
 
-// Low where no primary source was read (docs/compliance.md, Sourcing standard): US-GA, US-LA.
+// Low where no primary source was read (docs/compliance.md, Sourcing standard): US-LA. US-AR
+// and US-GA medium since a state authority's own page was read on 2026-12-02 (RecheckedLawUs1).
 describe("the re-checked records decide, with the confidence the research supports", () => {
   const expected: Record<string, "high" | "medium" | "low"> = {
     "US-AK": "low",
     "US-AL": "low",
-    "US-AR": "low",
+    "US-AR": "medium",
     "US-AZ": "low",
     "US-DC": "medium",
     "US-DE": "low",
     "US-FL": "medium",
-    "US-GA": "low",
+    "US-GA": "medium",
     "US-HI": "medium",
     "US-IA": "low",
     "US-ID": "low",
