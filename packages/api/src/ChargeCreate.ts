@@ -3,7 +3,7 @@
  * token in test mode), `customer`, `description` and `metadata` within the limits of
  * docs/design.md §9. Unknown fields are refused, naming the field. A charge is judged on the
  * server's day with the account's configured cost of acceptance (docs/design.md §3): the
- * estimate's what-if inputs `date` and `costOfAcceptance` are refused here with a message that
+ * estimate's what-if inputs `date`, `costOfAcceptance` and `merchantCategoryCode` are refused here with a message that
  * says where they belong.
  */
 import { Schema } from "effect"
@@ -32,7 +32,12 @@ const notOnCharges = (message: string) =>
     })
   )
 
-const { date: _date, costOfAcceptance: _costOfAcceptance, ...chargeFields } = EstimateRequest.fields
+const {
+  date: _date,
+  costOfAcceptance: _costOfAcceptance,
+  merchantCategoryCode: _merchantCategoryCode,
+  ...chargeFields
+} = EstimateRequest.fields
 
 /** The charge request. */
 export const ChargeCreate = closed(
@@ -43,6 +48,9 @@ export const ChargeCreate = closed(
     ),
     costOfAcceptance: notOnCharges(
       "a charge uses the fee configuration's costOfAcceptance. Set it with POST /v1/fee-configs, or pass costOfAcceptance to POST /v1/regions/check-compliance to try another."
+    ),
+    merchantCategoryCode: notOnCharges(
+      "a charge uses the fee configuration's merchantCategoryCode. Set it with POST /v1/fee-configs, or pass merchantCategoryCode to POST /v1/regions/check-compliance to try another."
     ),
     source: Schema.optional(Quote.Source),
     estimate: Schema.optional(

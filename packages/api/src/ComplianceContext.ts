@@ -11,6 +11,7 @@ import {
   CountryCode,
   FeeType,
   IsoDate,
+  MerchantCategoryCode,
   Percent
 } from "./Field.js"
 
@@ -21,6 +22,12 @@ export const fields = {
   /** The merchant's real processing cost, percent. */
   costOfAcceptance: Schema.optional(
     Percent.annotations({ description: "The merchant's real processing cost, percent." })
+  ),
+  merchantCategoryCode: Schema.optional(
+    MerchantCategoryCode.annotations({
+      description:
+        "The merchant's category code (ISO 18245), for laws that exempt or single out a kind of merchant (a government office, a taxi); absent: the account's (fee configuration), else none, so no such law applies."
+    })
   ),
   cardholder: Schema.optional(
     Cardholder.annotations({ description: "`consumer` (default) or `business`." })

@@ -55,6 +55,7 @@ export const FeeConfig = Schema.Struct({
   minFee: Schema.NullOr(MinorUnits),
   maxFee: Schema.NullOr(MinorUnits),
   costOfAcceptance: Schema.NullOr(Percent),
+  merchantCategoryCode: Schema.NullOr(Schema.String),
   defaultRegion: Schema.NullOr(Schema.String),
   nonCompliant: FeeConfigUpdate.NonCompliant,
   allowUncertain: Schema.Boolean,

@@ -10,6 +10,7 @@ import {
   closed,
   FeeModel,
   FlatFeeRate,
+  MerchantCategoryCode,
   MinorUnits,
   oneOf,
   PercentRate,
@@ -56,6 +57,12 @@ export const fields = {
   minFee: Schema.optional(Schema.NullOr(MinorUnits)),
   maxFee: Schema.optional(Schema.NullOr(MinorUnits)),
   costOfAcceptance: Schema.optional(Schema.NullOr(PercentRate)),
+  merchantCategoryCode: Schema.optional(
+    Schema.NullOr(MerchantCategoryCode).annotations({
+      description:
+        "The account's merchant category code (ISO 18245, four digits, e.g. \"9311\" for tax payments): charges are judged with it where a law exempts or singles out a kind of merchant. null: none stated, so no such law applies (neither an exemption nor a sector's ban): set it if your business is in a regulated sector."
+    })
+  ),
   defaultRegion: Schema.optional(Schema.NullOr(RegionCode)),
   nonCompliant: Schema.optional(NonCompliant),
   allowUncertain: Schema.optional(Schema.Boolean),

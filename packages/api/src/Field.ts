@@ -118,6 +118,13 @@ export const CountryCode = Schema.String.pipe(
   })
 )
 
+/** A merchant category code (ISO 18245): the four digits an acquirer assigns a merchant. */
+export const MerchantCategoryCode = Schema.String.pipe(
+  Schema.pattern(/^\d{4}$/, {
+    message: () => 'must be a merchant category code of four digits (ISO 18245), e.g. "9311"'
+  })
+)
+
 /** How the percentage part of a fee is rounded (docs/design.md §2). */
 export const RoundingMode = oneOf("half_up", "half_even", "up", "down")
 export type RoundingMode = typeof RoundingMode.Type

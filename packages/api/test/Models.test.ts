@@ -239,6 +239,7 @@ describe("FeeConfig, Refund, Dispute, Event, WebhookEndpoint, List", () => {
     minFee: null,
     maxFee: null,
     costOfAcceptance: null,
+    merchantCategoryCode: null,
     defaultRegion: "US-CA",
     nonCompliant: "adjust",
     allowUncertain: false,

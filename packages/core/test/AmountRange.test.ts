@@ -14,6 +14,7 @@ import type { Clause, RuleStatus, Terms } from "../src/compliance/Rule.js"
 import * as Ruleset from "../src/compliance/Ruleset.js"
 import * as Decimal from "../src/Decimal.js"
 import * as Rate from "../src/Rate.js"
+import { CREDIT_ONLINE } from "./support.js"
 
 /** A 2 % credit-card surcharge on `amount` cents in Utah on `date`. */
 const utah = (amount: number, date: string, more: Partial<Compliance.ComplianceInput> = {}) =>
@@ -140,16 +141,7 @@ describe("amount ranges (property)", () => {
             { scope: { amount: { currency: "usd", min, max } }, terms: terms(inside) }
           ]
           const payment = (amount: Clauses.Amount | undefined) =>
-            Clauses.resolve(clauses, {
-              scheme: "four_party",
-              commercial: false,
-              issuing: "domestic",
-              cardType: "credit",
-              channel: "online",
-              network: "visa",
-              feeType: "surcharge",
-              amount
-            }).terms.status
+            Clauses.resolve(clauses, { ...CREDIT_ONLINE, amount }).terms.status
           const stricter = Math.max(ORDER[inside], ORDER[outside])
           const known = payment({ minor, currency })
           if (currency === "usd") {

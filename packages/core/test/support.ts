@@ -1,5 +1,19 @@
 /** Helpers shared by the engine's tests. */
 import { Either } from "effect"
+import type * as Clauses from "../src/compliance/Clauses.js"
+
+/** A consumer's domestic Visa credit card online, surcharged, amount and merchant unknown: what clause tests resolve. */
+export const CREDIT_ONLINE: Clauses.Payment = {
+  scheme: "four_party",
+  commercial: false,
+  issuing: "domestic",
+  cardType: "credit",
+  channel: "online",
+  network: "visa",
+  feeType: "surcharge",
+  amount: undefined,
+  merchantCategory: undefined
+}
 
 /** The Right of an Either, or a failing test that shows the Left. */
 export const right = <A, E>(result: Either.Either<A, E>): A => {

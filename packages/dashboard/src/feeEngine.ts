@@ -27,6 +27,7 @@ export type Draft = Pick<
   | "rounding"
   | "model"
   | "costOfAcceptance"
+  | "merchantCategoryCode"
   | "allowUncertain"
   | "defaultRegion"
   | "currencyFees"
@@ -65,6 +66,10 @@ export const prepare = (draft: Draft): Result<Prepared> => {
   return { ok: true, value: { draft, schedule: schedule.right, costOfAcceptance: coa.right } }
 }
 
+/** The saved merchant category as a compliance input: none when the account states none. */
+const categoryOf = (draft: Draft): { readonly merchantCategoryCode?: string } =>
+  draft.merchantCategoryCode === null ? {} : { merchantCategoryCode: draft.merchantCategoryCode }
+
 /** What a sample is estimated for: the preview's controls. */
 export interface Sample {
   readonly amount: number
@@ -81,6 +86,7 @@ export const estimate = (prepared: Prepared, sample: Sample): Result<Estimate.Es
     region: sample.region ?? prepared.draft.defaultRegion,
     cardType: sample.cardType,
     costOfAcceptance: prepared.costOfAcceptance,
+    ...categoryOf(prepared.draft),
     allowUncertain: prepared.draft.allowUncertain
   })
   return result._tag === "Left" ? refused(result.left) : { ok: true, value: result.right }
@@ -97,7 +103,8 @@ export const allRegions = (): ReadonlyArray<RegionInfo.RegionInfo> => {
 /**
  * The verdict on the draft's nominal fee in a region for a card type, as
  * POST /v1/regions/check-compliance gives it, with the draft's own opt-in to uncertain law
- * and cost of acceptance (a charge under this configuration is checked with both).
+ * cost of acceptance and merchant category (a charge under this configuration is checked with
+ * them).
  */
 export const check = (
   prepared: Prepared,
@@ -110,6 +117,7 @@ export const check = (
     percentage: prepared.schedule.percentage,
     flatFee: prepared.schedule.flatFee,
     costOfAcceptance: prepared.costOfAcceptance,
+    ...categoryOf(prepared.draft),
     allowUncertain: prepared.draft.allowUncertain
   })
   return result._tag === "Left" ? refused(result.left) : { ok: true, value: result.right }

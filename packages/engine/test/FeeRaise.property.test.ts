@@ -41,6 +41,7 @@ const fields = {
   minFee: fc.constantFrom(null, 10, 30, 50, 100),
   maxFee: fc.constantFrom(null, 40, 60, 100, 101, 250),
   costOfAcceptance: fc.constantFrom(null, 1, 1.5, 2.5),
+  merchantCategoryCode: fc.constantFrom(null, "4121", "9311", "5812"),
   defaultRegion: fc.constantFrom(null, "AA", "BB", "CC", "DD", "EE"),
   nonCompliant: fc.constantFrom("adjust" as const, "reject" as const),
   allowUncertain: fc.boolean(),
@@ -85,6 +86,11 @@ const oneField = fc
 const rounding = fc
   .tuple(config, fields.rounding)
   .map(([before, mode]) => ({ before, next: { ...before, rounding: mode } }))
+
+/** A change of the merchant category alone: a raise only where a rule exempts the new one. */
+const category = fc
+  .tuple(config, fields.merchantCategoryCode)
+  .map(([before, code]) => ({ before, next: { ...before, merchantCategoryCode: code } }))
 
 /** A change that keeps or lowers the fee fields, where a "no raise" is likeliest and the search longest. */
 const lowering = config.chain((before) =>
@@ -204,6 +210,17 @@ describe("FeeRaise.decide equals brute force over every amount", () => {
 
   it("on changes of rounding mode (test ruleset)", async () => {
     const tally = await agrees(testRules, rounding, fc.constant([]), 30)
+    expect(tally.undecided ?? 0).toBe(0)
+  }, 600_000)
+
+  it("on changes of merchant category (test ruleset)", async () => {
+    const inDD = fc.array(
+      context.map((c) => ({ ...c, region: "DD" })),
+      { minLength: 1, maxLength: 4 }
+    )
+    const tally = await agrees(testRules, category, inDD, 30)
+    expect(tally.raise).toBeGreaterThan(0)
+    expect(tally.none).toBeGreaterThan(0)
     expect(tally.undecided ?? 0).toBe(0)
   }, 600_000)
 

@@ -13,7 +13,10 @@ import * as Config from "../src/feeConfigs/Config.js"
 type Rules = Context.Tag.Service<ComplianceRules>
 
 /** A charge request's pricing fields: amount, currency and its compliance context. */
-export type Request = Omit<Compliance.ComplianceContext, "costOfAcceptance" | "allowUncertain"> & {
+export type Request = Omit<
+  Compliance.ComplianceContext,
+  "costOfAcceptance" | "merchantCategoryCode" | "allowUncertain"
+> & {
   readonly amount: number
   readonly currency: string
 }
@@ -41,6 +44,7 @@ const feeUnder = (rules: Rules, config: Config.StoredConfig) => {
       ...request,
       region: region.right,
       costOfAcceptance: coa.right,
+      ...Config.merchantCategoryOf(config),
       allowUncertain: config.allowUncertain
     })
     if (Either.isLeft(quote)) return undefined

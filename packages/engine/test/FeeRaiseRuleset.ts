@@ -2,8 +2,8 @@
  * A small ruleset for the FeeRaise properties: few places, so the oracle can try their contexts,
  * yet every way a rule reaches a fee: rate and flat caps, a flat-only convenience fee, card
  * types, cardholders, disclosure, recurring payments, legal uncertainty, a cost-of-acceptance
- * cap, a network rule, clauses scoped by scheme and issuing, and a version that takes effect
- * in the future.
+ * cap, a network rule, clauses scoped by scheme, issuing and merchant category, and a version
+ * that takes effect in the future.
  */
 import { ComplianceRules, type Rule, Ruleset } from "@levy/core"
 import { type Context, Effect } from "effect"
@@ -94,6 +94,16 @@ export const RULES: ReadonlyArray<Rule.Rule> = [
   // Clauses by scheme and issuing: uncapped only for a four-party card issued at home.
   rule("DD", {
     clauses: [
+      // By the account's merchant category (listed first, they win ties): a sector's ban in
+      // person, and a higher cap than the foreign card's for one kind of merchant.
+      {
+        scope: { merchantCategories: ["4121"], channels: ["in_person"] },
+        terms: { ...TERMS, status: "prohibited" }
+      },
+      {
+        scope: { merchantCategories: ["9311"], schemes: ["four_party"], issuing: ["foreign"] },
+        terms: { ...TERMS, maxPercentage: 3 }
+      },
       { scope: { schemes: ["four_party"] }, terms: { ...TERMS, maxPercentage: 1.5 } },
       { scope: { schemes: ["four_party"], issuing: ["domestic"] }, terms: TERMS },
       {

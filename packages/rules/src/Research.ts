@@ -57,6 +57,11 @@ export const AmountRange = Schema.Struct({
 })
 export type AmountRange = typeof AmountRange.Type
 
+/** A merchant category code (ISO 18245): four digits, e.g. 9311 for tax payments. */
+export const MerchantCategoryCode = Schema.String.pipe(
+  Schema.pattern(/^\d{4}$/, { message: () => 'a merchant category code: four digits, e.g. "9311"' })
+)
+
 /** The payments a rule applies to; a missing field means any. */
 export const Scope = Schema.Struct({
   schemes: Schema.optional(Schema.Array(Scheme)),
@@ -66,7 +71,9 @@ export const Scope = Schema.Struct({
   channels: Schema.optional(Schema.Array(Channel)),
   networks: Schema.optional(Schema.Array(Schema.String.pipe(Schema.pattern(/^[a-z0-9_]+$/)))),
   feeTypes: Schema.optional(Schema.Array(FeeType)),
-  amount: Schema.optional(AmountRange)
+  amount: Schema.optional(AmountRange),
+  /** Merchants whose category code (ISO 18245) is one of these: a law for one kind of merchant. */
+  merchantCategories: Schema.optional(Schema.NonEmptyArray(MerchantCategoryCode))
 })
 export type Scope = typeof Scope.Type
 

@@ -5,6 +5,10 @@
  * ban, a US-GA charge dated before the 3 % cap, a charge's own higher cost of acceptance. Over
  * HTTP (refused, naming the field, nothing charged) and in the workflow itself for a caller that
  * skips the schema (the inputs are never read). Estimates may still ask what-ifs, and say so.
+ * The same for the account's merchant category (ISO 18245), which decides the laws for one kind
+ * of merchant: Texas exempts government from its card-surcharge bans (§ 604A.0021(b)(1)), British
+ * Columbia bars taxis and ride-hailing from them (Passenger Transportation Board, 2023); a charge's
+ * own Texas government code would lift the ban (docs/compliance.md "Merchant categories").
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ComplianceRules } from "@levy/core"
@@ -16,8 +20,10 @@ import { Effect, Layer } from "effect"
 import { call, memoryStore, type Reply, STORES, startWithStore } from "./support.js"
 
 const TEST = Tenant.make("acct_1", false)
+const TEXAS = { amount: 10000, currency: "usd", region: "US-TX", cardType: "credit" }
 
 const errorOf = (reply: Reply) => (reply.body as { error: Record<string, unknown> }).error
+const feeOf = (reply: Reply) => (reply.body as { convenienceFee: number }).convenienceFee
 
 describe.each(STORES)("a charge's compliance inputs on the %s store", (_name, makeStore) => {
   let server: Awaited<ReturnType<typeof startWithStore>>
@@ -102,6 +108,81 @@ describe.each(STORES)("a charge's compliance inputs on the %s store", (_name, ma
     })
     expect(cost.body).toMatchObject({ whatIf: true })
   })
+
+  it("a charge's own merchantCategoryCode is refused, nothing charged, the message says where it belongs", async () => {
+    const before = await chargeCount()
+    const reply = await post("/v1/charges", { ...TEXAS, merchantCategoryCode: "9311" })
+    expect(reply.status).toBe(400)
+    expect(errorOf(reply)).toMatchObject({
+      code: "parameter_invalid",
+      param: "merchantCategoryCode"
+    })
+    expect(String(errorOf(reply).message)).toContain("/v1/fee-configs")
+    expect(await chargeCount()).toBe(before)
+  })
+
+  it("the configured category decides a charge: a Texas tax office collects its fee, up to Visa's 3 %", async () => {
+    const general = await post("/v1/charges", { ...TEXAS, cardNetwork: "visa" })
+    expect(feeOf(general)).toBe(0)
+    const set = await post("/v1/fee-configs", { merchantCategoryCode: "9311" })
+    expect(set.status).toBe(200)
+    expect(set.body).toMatchObject({ merchantCategoryCode: "9311" })
+    try {
+      const office = await post("/v1/charges", { ...TEXAS, cardNetwork: "visa" })
+      expect(office.status).toBe(200)
+      // 2.9 % + 0.30 of 100.00 is 3.20, above Visa's 3 %: lowered to 3.00.
+      expect(feeOf(office)).toBe(300)
+      const checked = await post("/v1/regions/check-compliance", {
+        region: "US-TX",
+        percentage: 2,
+        flatFee: 0,
+        cardType: "credit"
+      })
+      expect(checked.body).toMatchObject({ compliant: true })
+    } finally {
+      const reset = await post("/v1/fee-configs", { merchantCategoryCode: null })
+      expect(reset.body).toMatchObject({ merchantCategoryCode: null })
+    }
+  })
+
+  it("an estimate may try another category and says it is a what-if; a check may too", async () => {
+    const plain = await post("/v1/estimates", TEXAS)
+    expect(plain.body).not.toHaveProperty("whatIf")
+    expect(feeOf(plain)).toBe(0)
+    const tried = await post("/v1/estimates", { ...TEXAS, merchantCategoryCode: "9399" })
+    expect(tried.status).toBe(200)
+    expect(tried.body).toMatchObject({ whatIf: true })
+    expect(feeOf(tried)).toBeGreaterThan(0)
+    const taxi = await post("/v1/regions/check-compliance", {
+      region: "CA-BC",
+      percentage: 2,
+      flatFee: 0,
+      cardType: "credit",
+      merchantCategoryCode: "4121"
+    })
+    expect(taxi.body).toMatchObject({ compliant: false, reasonCode: "fees_prohibited" })
+  })
+
+  it("a category that is not four digits is refused wherever it is sent, naming the field", async () => {
+    for (const [path, body] of [
+      ["/v1/fee-configs", { merchantCategoryCode: "931" }],
+      ["/v1/estimates", { ...TEXAS, merchantCategoryCode: "tax" }],
+      [
+        "/v1/regions/check-compliance",
+        {
+          region: "US-TX",
+          percentage: 1,
+          flatFee: 0,
+          cardType: "credit",
+          merchantCategoryCode: 9311
+        }
+      ]
+    ] as const) {
+      const reply = await post(path, body)
+      expect([path, reply.status]).toStrictEqual([path, 400])
+      expect(errorOf(reply)).toMatchObject({ param: "merchantCategoryCode" })
+    }
+  })
 })
 
 describe("the charge workflow, for a caller that skips the schema", () => {
@@ -126,6 +207,17 @@ describe("the charge workflow, for a caller that skips the schema", () => {
         date: "2026-09-30"
       } as never)
       expect(dated.value.convenienceFee).toBe(0)
+    }).pipe(Effect.provide(layer))
+  )
+
+  it.effect("never reads merchantCategoryCode from the request", () =>
+    Effect.gen(function* () {
+      const smuggled = { ...TEXAS, cardNetwork: "visa", merchantCategoryCode: "9311" } as never
+      const charge = yield* createCharge(TEST, smuggled)
+      expect(charge.value.convenienceFee).toBe(0)
+      yield* updateFeeConfig(TEST, { merchantCategoryCode: "9311" }, "test")
+      const configured = yield* createCharge(TEST, { ...TEXAS, cardNetwork: "visa" } as never)
+      expect(configured.value.convenienceFee).toBe(300)
     }).pipe(Effect.provide(layer))
   )
 })

@@ -86,6 +86,7 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
         minFee: null,
         maxFee: null,
         costOfAcceptance: null,
+        merchantCategoryCode: null,
         defaultRegion: null,
         nonCompliant: "adjust",
         allowUncertain: false,

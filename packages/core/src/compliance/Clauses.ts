@@ -1,9 +1,11 @@
 /**
  * A rule's scoped clauses resolved for one payment. Of the clauses whose scope matches, the
  * most specific (most scope fields) decides; a payment no clause matches is uncertain. Where
- * the payment leaves a dimension unknown (the card's scheme, issuing region, network or card
- * type), every value it could take is tried and the strictest answer binds, as an unknown
- * network does for network rules (docs/design.md §3).
+ * the payment leaves a dimension unknown (the card's scheme, issuing region, network, card
+ * type or amount), every value it could take is tried and the strictest answer binds, as an unknown
+ * network does for network rules (docs/design.md §3). The merchant's category is not such a
+ * dimension: it is the account's own fact, and a merchant that states none is of no category a
+ * clause names, so a law for one kind of merchant (an exemption, a sector's ban) does not apply.
  */
 import type {
   AmountRange,
@@ -31,6 +33,8 @@ export interface Payment {
   readonly feeType: FeeType
   /** The transaction amount in minor units of its (lower-case) currency; undefined when unknown. */
   readonly amount: Amount | undefined
+  /** The merchant's category code (ISO 18245); undefined when the account states none (no clause scoped by category matches). */
+  readonly merchantCategory: string | undefined
 }
 
 /** A transaction amount: minor units of a lower-case currency code. */
@@ -170,7 +174,8 @@ const matches = (s: Scope, p: Payment): boolean =>
   within(s.channels, p.channel) &&
   within(s.networks, p.network) &&
   within(s.feeTypes, p.feeType) &&
-  (s.amount === undefined || inRange(s.amount, p.amount))
+  (s.amount === undefined || inRange(s.amount, p.amount)) &&
+  within(s.merchantCategories, p.merchantCategory)
 
 /** A scope field admits a value; an unknown value is only admitted by a field that admits any. */
 const within = <A>(allowed: ReadonlyArray<A> | undefined, value: A | undefined): boolean =>

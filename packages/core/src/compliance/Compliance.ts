@@ -9,6 +9,7 @@ import { type FeeError, fail, isFeeError, toEither } from "../FeeError.js"
 import * as Rate from "../Rate.js"
 import * as Rounding from "../Rounding.js"
 import * as AmountCondition from "./AmountCondition.js"
+import * as CategoryCondition from "./CategoryCondition.js"
 import * as Clauses from "./Clauses.js"
 import * as Day from "./Day.js"
 import * as Issuing from "./Issuing.js"
@@ -54,6 +55,11 @@ export interface ComplianceContext {
   /** ISO 3166-1 alpha-2 country that issued the card; absent: the strictest issuing region. */
   readonly cardIssuingCountry?: string | undefined
   readonly channel?: Channel | undefined
+  /**
+   * The merchant's category code (ISO 18245, four digits: "9311"), for laws that exempt or single
+   * out a kind of merchant; absent: none, so such laws (exemptions and sector bans alike) do not apply.
+   */
+  readonly merchantCategoryCode?: string | undefined
   /** The merchant's standard payment channel; absent: not checked (a convenience fee's channel rule is read from `channel` alone). */
   readonly standardChannel?: Channel | undefined
   readonly feeType?: FeeType | undefined
@@ -289,7 +295,7 @@ const lowered = (
 
 /**
  * Cached policies of one region: by variant for an unnamed network, and by network name. A
- * payment that names its scheme, issuing country or standard channel is rarer: its policies
+ * payment that names its scheme, issuing country, standard channel or merchant category is rarer: its policies
  * are kept by a key of all of them.
  */
 interface RegionSlots {
@@ -301,6 +307,12 @@ interface RegionSlots {
 const CARD_SLOT: Readonly<Record<CardType, number>> = { credit: 8, debit: 16, prepaid: 24 }
 
 const INVALID_DATE = fail("parameter_invalid", "date", "date must be an ISO date (YYYY-MM-DD).")
+const INVALID_CATEGORY = fail(
+  "parameter_invalid",
+  "merchantCategoryCode",
+  'merchantCategoryCode must be a merchant category code of four digits (ISO 18245), e.g. "9311".'
+)
+const CATEGORY_CODE = /^\d{4}$/
 
 /**
  * The policy for the context's situation and day, from the cache while its validity window
@@ -336,7 +348,8 @@ const policyFor = (
   const detailed =
     ctx.cardScheme !== undefined ||
     ctx.cardIssuingCountry !== undefined ||
-    ctx.standardChannel !== undefined
+    ctx.standardChannel !== undefined ||
+    ctx.merchantCategoryCode !== undefined
   if (detailed) return detailedPolicy(ruleset, rawRegion, region, ctx, network, slot)
   const hit = slots[slot]
   if (hit === null && ctx.date === undefined) return undefined
@@ -358,7 +371,7 @@ const policyFor = (
   return built
 }
 
-/** The policy of a payment that names its scheme, issuing country or standard channel. */
+/** The policy of a payment that names its scheme, issuing country, standard channel or merchant category. */
 const detailedPolicy = (
   ruleset: Ruleset,
   rawRegion: string,
@@ -367,7 +380,9 @@ const detailedPolicy = (
   network: string,
   slot: number
 ): Policy.Policy | FeeError | undefined => {
-  const key = `${slot}|${network}|${ctx.cardScheme}|${ctx.cardIssuingCountry}|${ctx.standardChannel}`
+  const category = ctx.merchantCategoryCode
+  if (category !== undefined && !CATEGORY_CODE.test(category)) return INVALID_CATEGORY
+  const key = `${slot}|${network}|${ctx.cardScheme}|${ctx.cardIssuingCountry}|${ctx.standardChannel}|${category}`
   const hit = region.detailed.get(key)
   if (hit === null && ctx.date === undefined) return undefined
   const day = dayOf(ctx.date)
@@ -428,7 +443,8 @@ const situation = (
         ? undefined
         : Issuing.issuingOf(region.slice(0, 2), ctx.cardIssuingCountry.toUpperCase()),
     standardChannel: ctx.standardChannel,
-    amount: undefined
+    amount: undefined,
+    merchantCategory: ctx.merchantCategoryCode
   }
 }
 
@@ -911,7 +927,7 @@ const placeLabel = (rule: Rule | undefined): string =>
 
 /** A rule's name in a reason, saying so when it binds this card only through network parity. */
 const label = (p: Policy.Policy, rule: Rule | undefined): string =>
-  placeLabel(rule) + AmountCondition.phrase(rule, p.situation.amount) + throughParity(p, rule)
+  placeLabel(rule) + conditions(p, rule) + throughParity(p, rule)
 
 const rulePhrase = (p: Policy.Policy, rule: Rule | undefined): string =>
   (rule === undefined
@@ -919,8 +935,13 @@ const rulePhrase = (p: Policy.Policy, rule: Rule | undefined): string =>
     : rule.kind === "place"
       ? `the law of ${placeLabel(rule)}`
       : `rule ${rule.code}`) +
-  AmountCondition.phrase(rule, p.situation.amount) +
+  conditions(p, rule) +
   throughParity(p, rule)
+
+/** The rule's conditions this payment met: its amount, its merchant's category. */
+const conditions = (p: Policy.Policy, rule: Rule | undefined): string =>
+  AmountCondition.phrase(rule, p.situation.amount) +
+  CategoryCondition.phrase(rule, p.situation.merchantCategory)
 
 const throughParity = (p: Policy.Policy, rule: Rule | undefined): string =>
   rule !== undefined && p.parityBy !== undefined && p.throughParity.has(rule)

@@ -111,6 +111,8 @@ export interface Situation {
   readonly standardChannel: Channel | undefined
   /** The transaction amount; undefined when unknown (amount-scoped clauses then bind their strictest). */
   readonly amount: Clauses.Amount | undefined
+  /** The merchant's category code; undefined when not stated (no category-scoped clause applies). */
+  readonly merchantCategory: string | undefined
 }
 
 /** The merged policy for a situation, or undefined when the region is not a known place. */
@@ -192,7 +194,7 @@ const termsFor = (rule: Ruleset.CompiledRule, s: Situation): Clauses.Resolved =>
   const clauses = rule.rule.clauses
   if (clauses !== undefined) {
     const feeType = s.convenienceFee ? "convenience_fee" : "surcharge"
-    const key = `${s.scheme}|${s.business}|${s.issuing}|${s.cardType}|${s.channel}|${feeType}|${s.network}|${amountKey(clauses, s.amount)}`
+    const key = `${s.scheme}|${s.business}|${s.issuing}|${s.cardType}|${s.channel}|${feeType}|${s.network}|${amountKey(clauses, s.amount)}|${s.merchantCategory}`
     let byShape = resolvedByClauses.get(clauses)
     if (byShape === undefined) {
       byShape = new Map()
@@ -210,7 +212,8 @@ const termsFor = (rule: Ruleset.CompiledRule, s: Situation): Clauses.Resolved =>
       channel: s.channel,
       network: s.network,
       feeType,
-      amount: s.amount
+      amount: s.amount,
+      merchantCategory: s.merchantCategory
     })
     byShape.set(key, resolved)
     return resolved

@@ -43,6 +43,7 @@ const fromVersion = (record: Research.Record, version: Research.Version): Rule =
     channel: "online",
     network: "",
     amount: undefined,
+    merchantCategory: undefined,
     feeType: version.rules.every(governsConvenienceFeesOnly) ? "convenience_fee" : "surcharge"
   }).terms
   const networks = [...new Set(version.rules.flatMap((r) => r.scope.networks ?? []))]

@@ -106,6 +106,14 @@ export const AmountRange = Schema.Struct({
 })
 export type AmountRange = typeof AmountRange.Type
 
+/**
+ * A merchant category code (ISO 18245, the four digits an acquirer assigns a merchant: 9311 tax
+ * payments, 4121 taxicabs). Laws that exempt or single out a kind of merchant are scoped by it.
+ */
+export const MerchantCategoryCode = Schema.String.pipe(
+  Schema.pattern(/^\d{4}$/, { message: () => 'a merchant category code: four digits, e.g. "9311"' })
+)
+
 /** The payments a clause applies to; a missing field means any. */
 export const Scope = Schema.Struct({
   schemes: Schema.optional(Schema.Array(Scheme)),
@@ -115,7 +123,9 @@ export const Scope = Schema.Struct({
   channels: Schema.optional(Schema.Array(Channel)),
   networks: Schema.optional(Schema.Array(Schema.String)),
   feeTypes: Schema.optional(Schema.Array(FeeType)),
-  amount: Schema.optional(AmountRange)
+  amount: Schema.optional(AmountRange),
+  /** The merchant's category codes (the account's `merchantCategoryCode`). */
+  merchantCategories: Schema.optional(Schema.Array(MerchantCategoryCode))
 })
 export type Scope = typeof Scope.Type
 
@@ -159,7 +169,7 @@ export const Rule = Schema.Struct({
   effectiveUntil: Schema.optional(Schema.NullOr(IsoDate)),
   /**
    * Scoped terms (scheme, card category, issuing region, card type, channel, network, fee
-   * type). When present they decide alone: a payment no clause matches is uncertain.
+   * type, amount, merchant category). When present they decide alone: a payment no clause matches is uncertain.
    */
   clauses: Schema.optional(Schema.Array(Clause)),
   /** The dataset's own status word, kept for reference. */

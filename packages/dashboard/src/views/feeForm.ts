@@ -87,6 +87,7 @@ export const readForm = (form: HTMLFormElement): Read => {
 export const draftOf = (values: FormValues, config: Config): Draft => ({
   ...values,
   costOfAcceptance: config.costOfAcceptance,
+  merchantCategoryCode: config.merchantCategoryCode,
   currencyFees: config.currencyFees
 })
 

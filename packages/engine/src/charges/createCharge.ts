@@ -144,7 +144,8 @@ const resume = (
 /**
  * The fee request of a charge: the amount, the currency and what the merchant states about the
  * payment, picked by name. What the charge does not choose is never read, even from a caller
- * that skipped the schema: the day is the server's and the cost of acceptance the account's
+ * that skipped the schema: the day is the server's, the cost of acceptance and the merchant
+ * category the account's
  * (docs/design.md §3), so no request can pick the rules that judge it.
  */
 const chargeContext = (input: ChargeCreate.ChargeCreate): Estimate.FeeRequest => ({
@@ -193,6 +194,7 @@ const begin = (
         ...described.fields,
         region,
         costOfAcceptance: yield* Config.costOfAcceptanceOf(config.costOfAcceptance),
+        ...Config.merchantCategoryOf(config),
         allowUncertain: config.allowUncertain
       },
       // Never more than the shopper was shown: the smaller of the quoted and the legal fee.

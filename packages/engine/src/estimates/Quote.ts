@@ -19,7 +19,7 @@ export const quote = (
   ruleset: Ruleset.Ruleset,
   payload: EstimateRequest.EstimateRequest
 ): Either.Either<EstimateWire.Estimate, FeeError | FeeNotCompliant> => {
-  const { costOfAcceptance, region, source: _source, ...context } = payload
+  const { costOfAcceptance, merchantCategoryCode, region, source: _source, ...context } = payload
   const coa = Config.costOfAcceptanceOf(costOfAcceptance ?? config.costOfAcceptance)
   if (Either.isLeft(coa)) return Either.left(coa.left)
   const where = Config.regionOf(config, region)
@@ -28,6 +28,9 @@ export const quote = (
     ...context,
     region: where.right,
     costOfAcceptance: coa.right,
+    ...(merchantCategoryCode === undefined
+      ? Config.merchantCategoryOf(config)
+      : { merchantCategoryCode }),
     allowUncertain: config.allowUncertain
   })
   if (Either.isLeft(estimated)) return Either.left(estimated.left)
@@ -37,10 +40,13 @@ export const quote = (
   const quoted =
     config.nonCompliant === "reject" ? Estimate.asConfigured(estimated.right) : estimated.right
   const wire = EstimateWire.fromEngine(quoted)
-  // A day or a cost of acceptance of the caller's choosing: no charge is judged by them.
-  return Either.right(
-    payload.date === undefined && costOfAcceptance === undefined ? wire : { ...wire, whatIf: true }
-  )
+  // A day, a cost of acceptance or a merchant category of the caller's choosing: no charge is
+  // judged by them.
+  const whatIf =
+    payload.date !== undefined ||
+    costOfAcceptance !== undefined ||
+    merchantCategoryCode !== undefined
+  return Either.right(whatIf ? { ...wire, whatIf: true } : wire)
 }
 
 /**

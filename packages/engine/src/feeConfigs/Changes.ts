@@ -66,6 +66,7 @@ export const checkDefaultRegion = (
       cardType: "credit",
       percentage: schedule.percentage,
       costOfAcceptance,
+      ...Config.merchantCategoryOf(config),
       allowUncertain: config.allowUncertain
     } as const
     const nominal = yield* Compliance.check(ruleset, {

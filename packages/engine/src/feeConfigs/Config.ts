@@ -35,6 +35,8 @@ export interface StoredConfig {
   readonly minFee: number | null
   readonly maxFee: number | null
   readonly costOfAcceptance: number | null
+  /** ISO 18245 merchant category code; null: none stated (docs/compliance.md "Merchant categories"). */
+  readonly merchantCategoryCode: string | null
   readonly defaultRegion: string | null
   readonly nonCompliant: FeeConfigUpdate.NonCompliant
   readonly allowUncertain: boolean
@@ -59,6 +61,7 @@ export const DEFAULT: StoredConfig = {
   minFee: null,
   maxFee: null,
   costOfAcceptance: null,
+  merchantCategoryCode: null,
   defaultRegion: null,
   nonCompliant: "adjust",
   allowUncertain: false,
@@ -165,6 +168,12 @@ export const costOfAcceptanceOf = (
     ? Either.right(undefined)
     : Rate.parsePercentage(percent, "costOfAcceptance")
 
+/** The account's merchant category as a compliance input: none when it states none. */
+export const merchantCategoryOf = (
+  config: StoredConfig
+): { readonly merchantCategoryCode?: string } =>
+  config.merchantCategoryCode === null ? {} : { merchantCategoryCode: config.merchantCategoryCode }
+
 /** `costOfAcceptanceOf` in parts per million (for FeeRaise's own keys). */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
   Either.map(costOfAcceptanceOf(percent), (rate) => rate?.ppm)
@@ -219,6 +228,7 @@ export const toWire = (
   minFee: config.minFee,
   maxFee: config.maxFee,
   costOfAcceptance: config.costOfAcceptance,
+  merchantCategoryCode: config.merchantCategoryCode,
   defaultRegion: config.defaultRegion,
   nonCompliant: config.nonCompliant,
   allowUncertain: config.allowUncertain,

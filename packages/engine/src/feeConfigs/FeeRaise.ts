@@ -104,6 +104,7 @@ const sameSchedule = (a: FeeSchedule.FeeSchedule, b: FeeSchedule.FeeSchedule): b
 const samePricing = (a: Priced, b: Priced): boolean =>
   a.ruleset === b.ruleset &&
   a.costOfAcceptance === b.costOfAcceptance &&
+  a.config.merchantCategoryCode === b.config.merchantCategoryCode &&
   a.config.defaultRegion === b.config.defaultRegion &&
   a.config.requireRegion === b.config.requireRegion &&
   a.config.allowUncertain === b.config.allowUncertain &&
@@ -144,6 +145,7 @@ const provablyNoRaise = (b: Priced, n: Priced): boolean => {
   if (
     b.ruleset !== n.ruleset ||
     b.costOfAcceptance !== n.costOfAcceptance ||
+    b.config.merchantCategoryCode !== n.config.merchantCategoryCode ||
     b.config.defaultRegion !== n.config.defaultRegion ||
     b.config.nonCompliant !== "adjust" ||
     n.config.nonCompliant !== "adjust" ||
@@ -181,7 +183,12 @@ const sourceOf = (p: Priced, region: string | undefined): Contexts.Source => {
   const code = region ?? p.config.defaultRegion
   if (code === null) return { kind: p.config.requireRegion ? "refused" : "free" }
   return Contexts.knows(p.ruleset, code)
-    ? { kind: "region", ruleset: p.ruleset, code: code.toUpperCase() }
+    ? {
+        kind: "region",
+        ruleset: p.ruleset,
+        code: code.toUpperCase(),
+        merchantCategory: p.config.merchantCategoryCode ?? undefined
+      }
     : { kind: "refused" }
 }
 

@@ -25,10 +25,13 @@ export type Treatment =
   | { readonly kind: "free" }
   | { readonly kind: "restricted"; readonly restriction: Compliance.Restriction }
 
-/** The context of a charge, as a charge request would carry it (the witness of a raise). */
+/**
+ * The context of a charge, as a charge request would carry it (the witness of a raise): the
+ * cost of acceptance and merchant category are the account's, each side's own (`Source`).
+ */
 export type ChargeContext = Omit<
   Compliance.ComplianceContext,
-  "costOfAcceptance" | "allowUncertain"
+  "costOfAcceptance" | "merchantCategoryCode" | "allowUncertain"
 >
 
 /** One way a charge can be treated before and after, with a context that meets it. */
@@ -40,7 +43,13 @@ export interface Pairing {
 
 /** Where a side's charges in a lane are judged: a region of a ruleset, no rules, or refused. */
 export type Source =
-  | { readonly kind: "region"; readonly ruleset: Ruleset.Ruleset; readonly code: string }
+  | {
+      readonly kind: "region"
+      readonly ruleset: Ruleset.Ruleset
+      readonly code: string
+      /** The side's merchant category: the account's setting, not a charge's. */
+      readonly merchantCategory?: string | undefined
+    }
   | { readonly kind: "free" }
   | { readonly kind: "refused" }
 
@@ -158,7 +167,14 @@ const treatmentsOf = (
       until: Number.POSITIVE_INFINITY
     }
   }
-  const found = Compliance.restrictionsOf(source.ruleset, { ...ctx, region: source.code, date })
+  const found = Compliance.restrictionsOf(source.ruleset, {
+    ...ctx,
+    region: source.code,
+    date,
+    ...(source.merchantCategory === undefined
+      ? {}
+      : { merchantCategoryCode: source.merchantCategory })
+  })
   if (found === undefined || !Array.isArray(found)) {
     return { treatments: Array(flagCount).fill(REFUSED), until: Number.POSITIVE_INFINITY }
   }
@@ -247,7 +263,8 @@ const cache = new WeakMap<object, WeakMap<object, Map<string, ReadonlyArray<Pair
 const NO_RULESET = {}
 
 const rulesetOf = (s: Source): object => (s.kind === "region" ? s.ruleset : NO_RULESET)
-const codeOf = (s: Source): string => (s.kind === "region" ? s.code : s.kind)
+const codeOf = (s: Source): string =>
+  s.kind === "region" ? `${s.code}/${s.merchantCategory ?? ""}` : s.kind
 
 /**
  * The pairings of one lane: charges naming `region` (undefined: none, so each side's
@@ -263,7 +280,8 @@ export const pairings = (
     before.kind === "region" &&
     after.kind === "region" &&
     before.ruleset === after.ruleset &&
-    before.code === after.code
+    before.code === after.code &&
+    before.merchantCategory === after.merchantCategory
   let byAfter = cache.get(rulesetOf(before))
   if (byAfter === undefined) {
     byAfter = new WeakMap()

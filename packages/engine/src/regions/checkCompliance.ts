@@ -14,14 +14,18 @@ import * as Config from "../feeConfigs/Config.js"
 
 export type CheckComplianceError = FeeError | FeeNotCompliant | StorageError
 
-/** The tenant's ruleset: the version its fee configuration pins, else the latest. */
-const rulesetOf = (tenant: Tenant.Tenant) =>
+/**
+ * The tenant's ruleset (the version its fee configuration pins, else the latest) and its
+ * merchant category, which a check that states none is judged with, as a charge is.
+ */
+const accountOf = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {
     const rules = yield* ComplianceRules
     const found = yield* Effect.flatMap(FeeConfigRepository, (repo) => repo.get(tenant))
-    return Option.isNone(found)
-      ? rules.ruleset
-      : yield* Config.pinnedRuleset(rules, Config.fromJson(found.value.config))
+    if (Option.isNone(found)) return { ruleset: rules.ruleset, category: {} }
+    const config = Config.fromJson(found.value.config)
+    const ruleset = yield* Config.pinnedRuleset(rules, config)
+    return { ruleset, category: Config.merchantCategoryOf(config) }
   })
 
 export const checkCompliance = (
@@ -42,8 +46,8 @@ export const checkCompliance = (
           ? Either.right(undefined)
           : Rate.parsePercentage(costOfAcceptance, "costOfAcceptance")
     })
-    const ruleset = yield* rulesetOf(tenant)
-    const verdict = yield* Compliance.check(ruleset, { ...context, ...input })
+    const { ruleset, category } = yield* accountOf(tenant)
+    const verdict = yield* Compliance.check(ruleset, { ...category, ...context, ...input })
     const unknown = Quote.unknownRegion(verdict)
     if (unknown !== undefined) return yield* unknown
     return ComplianceCheckResult.fromEngine(request.region, verdict)
