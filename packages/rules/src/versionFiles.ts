@@ -9,6 +9,7 @@ import r6 from "../versions/2.1.0.json" with { type: "json" }
 import r7 from "../versions/3.0.0.json" with { type: "json" }
 import r8 from "../versions/3.0.1.json" with { type: "json" }
 import r9 from "../versions/3.0.2.json" with { type: "json" }
+import r10 from "../versions/4.0.0.json" with { type: "json" }
 
 /** Every released version's snapshot, as read from its file (decode before use). */
 export const files: ReadonlyArray<{ readonly file: string; readonly json: unknown }> = [
@@ -21,5 +22,6 @@ export const files: ReadonlyArray<{ readonly file: string; readonly json: unknow
   { file: "2.1.0.json", json: r6 },
   { file: "3.0.0.json", json: r7 },
   { file: "3.0.1.json", json: r8 },
-  { file: "3.0.2.json", json: r9 }
+  { file: "3.0.2.json", json: r9 },
+  { file: "4.0.0.json", json: r10 }
 ]
