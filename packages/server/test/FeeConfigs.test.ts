@@ -290,6 +290,28 @@ describe.each(STORES)("on the %s store", (_name, makeStore) => {
       expect(await fee(LIVE_SECRET)).toBe(330)
     })
 
+    it("a merchant category that a rule exempts is a raise; one that only bans is not", async () => {
+      // A single live key stating a Texas government code (9311) would collect credit-card fees
+      // Texas bars for every other merchant; stating a taxi's code (4121) only takes fees away
+      // (British Columbia's ban), so it applies at once.
+      const exempt = await update({ merchantCategoryCode: "9311" }, LIVE_SECRET)
+      expect(exempt.body).toMatchObject({
+        updated: false,
+        merchantCategoryCode: null,
+        pendingChange: { changes: { merchantCategoryCode: "9311" } }
+      })
+      expect((await cancel(LIVE_SECRET)).status).toBe(200)
+      const banned = await update({ merchantCategoryCode: "4121" }, LIVE_SECRET)
+      expect(banned.body).toMatchObject({ updated: true, merchantCategoryCode: "4121" })
+      const cleared = await update({ merchantCategoryCode: null }, LIVE_SECRET)
+      expect(cleared.body).toMatchObject({ updated: false })
+      expect(
+        (await approve(LIVE_SECRET_2, (cleared.body as FeeConfigBody).pendingChange?.id)).body
+      ).toMatchObject({
+        merchantCategoryCode: null
+      })
+    })
+
     it("raising or removing a fee limit is a raise; cancel drops it", async () => {
       const removeCap = await update({ maxFee: null }, LIVE_SECRET)
       expect(removeCap.body).toMatchObject({ updated: false, maxFee: 1000 })
