@@ -207,7 +207,13 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
         page.getByTestId(testId).locator("tr").nth(3).locator(".fee").textContent()
       const savedFee = feeCell("fee-preview")
       const draftFee = feeCell("fee-preview-draft")
+      // The account states a Texas government code (9311): the page judges the draft with it,
+      // as the server judges charges (Texas's bans do not reach government).
+      const category = (merchantCategoryCode: string | null) =>
+        call(server.url, "POST", "/v1/fee-configs", { body: { merchantCategoryCode } })
+      expect((await category("9311")).status).toBe(200)
       await page.getByRole("link", { name: "Fee configuration" }).click()
+      await expect.poll(() => page.getByTestId("merchant-category").textContent()).toBe("9311")
       const before = await estimate()
       await expect.poll(savedFee).toBe(`${(before / 100).toFixed(2)} USD`)
       // Before any edit, the engine in the page agrees with the API.
@@ -262,6 +268,15 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
         .poll(() => matrix.locator(".verdict").allTextContents())
         .toStrictEqual(["not allowed", "not allowed", "not allowed"])
       await page.getByLabel("Filter by country or region").fill("")
+      // Texas for a government merchant: no legal uncertainty, only Visa's 3 % lowers 3.5 %.
+      const txCredit = matrix.locator('[data-cell="US-TX credit"]')
+      expect(await txCredit.textContent()).toBe("lowered")
+      const txCheck = await call(server.url, "POST", "/v1/regions/check-compliance", {
+        body: { region: "US-TX", percentage: 3.5, flatFee: 0.3, cardType: "credit" }
+      })
+      expect(await txCredit.getAttribute("data-reason")).toBe(
+        (txCheck.body as { reasonCode: string }).reasonCode
+      )
 
       await page.getByLabel("Percentage (%)").fill("1.5")
       await page.getByLabel("Flat fee (major units)").fill("0.1")
@@ -274,6 +289,7 @@ describe.runIf(installed || ci)("the dashboard in headless Chromium", () => {
       await expect.poll(savedFee).toBe("1.60 USD")
       await expect.poll(draftFee).toBe("1.60 USD")
       await shot(page, "fees")
+      expect((await category(null)).status).toBe(200)
 
       // Compliance explorer: search and a check.
       await page.getByRole("link", { name: "Compliance" }).click()

@@ -113,7 +113,7 @@ export const feeMatrix = () => {
       h(
         "p",
         {},
-        "The fee's rate checked against every region and card type by the same engine and ruleset as POST /v1/regions/check-compliance, here in the page, with the configuration's own opt-in to uncertain law. Allowed: the fee as configured; lowered: over a cap, a charge collects the fee lowered to it; not allowed: no fee at all; uncertain: the law is not settled. Hover a cell for the reason."
+        "The fee's rate checked against every region and card type by the same engine and ruleset as POST /v1/regions/check-compliance, here in the page, with the configuration's own opt-in to uncertain law and merchant category. Allowed: the fee as configured; lowered: over a cap, a charge collects the fee lowered to it; not allowed: no fee at all; uncertain: the law is not settled. Hover a cell for the reason."
       ),
       h("div", { class: "form-grid" }, field("Filter by country or region", filter)),
       out

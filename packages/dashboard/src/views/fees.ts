@@ -272,7 +272,15 @@ export const fees = async (main: HTMLElement, session: Session): Promise<void> =
           "Amounts charged",
           h("span", { "data-testid": "amount-limits" }, limits(config.minAmount, config.maxAmount))
         ],
-        ["Regions", config.regionCodes.length === 0 ? "all" : config.regionCodes.join(", ")]
+        ["Regions", config.regionCodes.length === 0 ? "all" : config.regionCodes.join(", ")],
+        [
+          "Merchant category",
+          h(
+            "span",
+            { "data-testid": "merchant-category" },
+            config.merchantCategoryCode ?? "none stated (set it with POST /v1/fee-configs)"
+          )
+        ]
       ])
     ),
     h("div", { class: "grid" }, edit.form, preview.element),
