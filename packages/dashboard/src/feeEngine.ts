@@ -66,10 +66,6 @@ export const prepare = (draft: Draft): Result<Prepared> => {
   return { ok: true, value: { draft, schedule: schedule.right, costOfAcceptance: coa.right } }
 }
 
-/** The saved merchant category as a compliance input: none when the account states none. */
-const categoryOf = (draft: Draft): { readonly merchantCategoryCode?: string } =>
-  draft.merchantCategoryCode === null ? {} : { merchantCategoryCode: draft.merchantCategoryCode }
-
 /** What a sample is estimated for: the preview's controls. */
 export interface Sample {
   readonly amount: number
@@ -86,7 +82,7 @@ export const estimate = (prepared: Prepared, sample: Sample): Result<Estimate.Es
     region: sample.region ?? prepared.draft.defaultRegion,
     cardType: sample.cardType,
     costOfAcceptance: prepared.costOfAcceptance,
-    ...categoryOf(prepared.draft),
+    merchantCategoryCode: prepared.draft.merchantCategoryCode,
     allowUncertain: prepared.draft.allowUncertain
   })
   return result._tag === "Left" ? refused(result.left) : { ok: true, value: result.right }
@@ -117,7 +113,7 @@ export const check = (
     percentage: prepared.schedule.percentage,
     flatFee: prepared.schedule.flatFee,
     costOfAcceptance: prepared.costOfAcceptance,
-    ...categoryOf(prepared.draft),
+    merchantCategoryCode: prepared.draft.merchantCategoryCode,
     allowUncertain: prepared.draft.allowUncertain
   })
   return result._tag === "Left" ? refused(result.left) : { ok: true, value: result.right }

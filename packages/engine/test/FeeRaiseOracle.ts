@@ -44,7 +44,7 @@ const feeUnder = (rules: Rules, config: Config.StoredConfig) => {
       ...request,
       region: region.right,
       costOfAcceptance: coa.right,
-      ...Config.merchantCategoryOf(config),
+      merchantCategoryCode: config.merchantCategoryCode,
       allowUncertain: config.allowUncertain
     })
     if (Either.isLeft(quote)) return undefined

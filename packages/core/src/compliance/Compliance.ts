@@ -14,7 +14,15 @@ import * as Clauses from "./Clauses.js"
 import * as Day from "./Day.js"
 import * as Issuing from "./Issuing.js"
 import * as Policy from "./Policy.js"
-import type { Cardholder, CardType, Channel, FeeType, Rule, Scheme } from "./Rule.js"
+import {
+  type Cardholder,
+  type CardType,
+  type Channel,
+  type FeeType,
+  MerchantCategoryCode,
+  type Rule,
+  type Scheme
+} from "./Rule.js"
 import type { Ruleset } from "./Ruleset.js"
 
 /**
@@ -57,9 +65,10 @@ export interface ComplianceContext {
   readonly channel?: Channel | undefined
   /**
    * The merchant's category code (ISO 18245, four digits: "9311"), for laws that exempt or single
-   * out a kind of merchant; absent: none, so such laws (exemptions and sector bans alike) do not apply.
+   * out a kind of merchant; null or absent: none, so such laws (exemptions and sector bans alike)
+   * do not apply. An account's stored setting passes as it is.
    */
-  readonly merchantCategoryCode?: string | undefined
+  readonly merchantCategoryCode?: string | null | undefined
   /** The merchant's standard payment channel; absent: not checked (a convenience fee's channel rule is read from `channel` alone). */
   readonly standardChannel?: Channel | undefined
   readonly feeType?: FeeType | undefined
@@ -312,7 +321,7 @@ const INVALID_CATEGORY = fail(
   "merchantCategoryCode",
   'merchantCategoryCode must be a merchant category code of four digits (ISO 18245), e.g. "9311".'
 )
-const CATEGORY_CODE = /^\d{4}$/
+const isCategoryCode = Schema.is(MerchantCategoryCode)
 
 /**
  * The policy for the context's situation and day, from the cache while its validity window
@@ -349,7 +358,7 @@ const policyFor = (
     ctx.cardScheme !== undefined ||
     ctx.cardIssuingCountry !== undefined ||
     ctx.standardChannel !== undefined ||
-    ctx.merchantCategoryCode !== undefined
+    ctx.merchantCategoryCode != null
   if (detailed) return detailedPolicy(ruleset, rawRegion, region, ctx, network, slot)
   const hit = slots[slot]
   if (hit === null && ctx.date === undefined) return undefined
@@ -381,7 +390,7 @@ const detailedPolicy = (
   slot: number
 ): Policy.Policy | FeeError | undefined => {
   const category = ctx.merchantCategoryCode
-  if (category !== undefined && !CATEGORY_CODE.test(category)) return INVALID_CATEGORY
+  if (category != null && !isCategoryCode(category)) return INVALID_CATEGORY
   const key = `${slot}|${network}|${ctx.cardScheme}|${ctx.cardIssuingCountry}|${ctx.standardChannel}|${category}`
   const hit = region.detailed.get(key)
   if (hit === null && ctx.date === undefined) return undefined
@@ -444,7 +453,7 @@ const situation = (
         : Issuing.issuingOf(region.slice(0, 2), ctx.cardIssuingCountry.toUpperCase()),
     standardChannel: ctx.standardChannel,
     amount: undefined,
-    merchantCategory: ctx.merchantCategoryCode
+    merchantCategory: ctx.merchantCategoryCode ?? undefined
   }
 }
 

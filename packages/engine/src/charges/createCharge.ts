@@ -194,7 +194,7 @@ const begin = (
         ...described.fields,
         region,
         costOfAcceptance: yield* Config.costOfAcceptanceOf(config.costOfAcceptance),
-        ...Config.merchantCategoryOf(config),
+        merchantCategoryCode: config.merchantCategoryCode,
         allowUncertain: config.allowUncertain
       },
       // Never more than the shopper was shown: the smaller of the quoted and the legal fee.

@@ -28,9 +28,7 @@ export const quote = (
     ...context,
     region: where.right,
     costOfAcceptance: coa.right,
-    ...(merchantCategoryCode === undefined
-      ? Config.merchantCategoryOf(config)
-      : { merchantCategoryCode }),
+    merchantCategoryCode: merchantCategoryCode ?? config.merchantCategoryCode,
     allowUncertain: config.allowUncertain
   })
   if (Either.isLeft(estimated)) return Either.left(estimated.left)

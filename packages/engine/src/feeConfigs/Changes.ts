@@ -66,7 +66,7 @@ export const checkDefaultRegion = (
       cardType: "credit",
       percentage: schedule.percentage,
       costOfAcceptance,
-      ...Config.merchantCategoryOf(config),
+      merchantCategoryCode: config.merchantCategoryCode,
       allowUncertain: config.allowUncertain
     } as const
     const nominal = yield* Compliance.check(ruleset, {

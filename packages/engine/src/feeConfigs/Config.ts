@@ -168,12 +168,6 @@ export const costOfAcceptanceOf = (
     ? Either.right(undefined)
     : Rate.parsePercentage(percent, "costOfAcceptance")
 
-/** The account's merchant category as a compliance input: none when it states none. */
-export const merchantCategoryOf = (
-  config: StoredConfig
-): { readonly merchantCategoryCode?: string } =>
-  config.merchantCategoryCode === null ? {} : { merchantCategoryCode: config.merchantCategoryCode }
-
 /** `costOfAcceptanceOf` in parts per million (for FeeRaise's own keys). */
 export const costOfAcceptancePpm = (percent: number | null | undefined) =>
   Either.map(costOfAcceptanceOf(percent), (rate) => rate?.ppm)

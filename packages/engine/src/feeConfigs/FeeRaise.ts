@@ -187,7 +187,7 @@ const sourceOf = (p: Priced, region: string | undefined): Contexts.Source => {
         kind: "region",
         ruleset: p.ruleset,
         code: code.toUpperCase(),
-        merchantCategory: p.config.merchantCategoryCode ?? undefined
+        merchantCategory: p.config.merchantCategoryCode
       }
     : { kind: "refused" }
 }
@@ -458,7 +458,7 @@ export const warm = (rules: Rules): Effect.Effect<void> =>
     const clock = makeClock()
     const ruleset = rules.ruleset
     for (const code of Contexts.placesOf(ruleset)) {
-      const source: Contexts.Source = { kind: "region", ruleset, code }
+      const source: Contexts.Source = { kind: "region", ruleset, code, merchantCategory: null }
       Contexts.pairings(code, source, source)
       yield* clock.tick
     }

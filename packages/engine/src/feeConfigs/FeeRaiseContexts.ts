@@ -47,8 +47,8 @@ export type Source =
       readonly kind: "region"
       readonly ruleset: Ruleset.Ruleset
       readonly code: string
-      /** The side's merchant category: the account's setting, not a charge's. */
-      readonly merchantCategory?: string | undefined
+      /** The side's merchant category (null: none): the account's setting, not a charge's. */
+      readonly merchantCategory: string | null
     }
   | { readonly kind: "free" }
   | { readonly kind: "refused" }
@@ -171,9 +171,7 @@ const treatmentsOf = (
     ...ctx,
     region: source.code,
     date,
-    ...(source.merchantCategory === undefined
-      ? {}
-      : { merchantCategoryCode: source.merchantCategory })
+    merchantCategoryCode: source.merchantCategory
   })
   if (found === undefined || !Array.isArray(found)) {
     return { treatments: Array(flagCount).fill(REFUSED), until: Number.POSITIVE_INFINITY }

@@ -22,10 +22,10 @@ const accountOf = (tenant: Tenant.Tenant) =>
   Effect.gen(function* () {
     const rules = yield* ComplianceRules
     const found = yield* Effect.flatMap(FeeConfigRepository, (repo) => repo.get(tenant))
-    if (Option.isNone(found)) return { ruleset: rules.ruleset, category: {} }
+    if (Option.isNone(found)) return { ruleset: rules.ruleset, category: null }
     const config = Config.fromJson(found.value.config)
     const ruleset = yield* Config.pinnedRuleset(rules, config)
-    return { ruleset, category: Config.merchantCategoryOf(config) }
+    return { ruleset, category: config.merchantCategoryCode }
   })
 
 export const checkCompliance = (
@@ -47,7 +47,11 @@ export const checkCompliance = (
           : Rate.parsePercentage(costOfAcceptance, "costOfAcceptance")
     })
     const { ruleset, category } = yield* accountOf(tenant)
-    const verdict = yield* Compliance.check(ruleset, { ...category, ...context, ...input })
+    const verdict = yield* Compliance.check(ruleset, {
+      ...context,
+      merchantCategoryCode: context.merchantCategoryCode ?? category,
+      ...input
+    })
     const unknown = Quote.unknownRegion(verdict)
     if (unknown !== undefined) return yield* unknown
     return ComplianceCheckResult.fromEngine(request.region, verdict)
