@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ComplianceRules } from "@levy/core"
 import { createCharge } from "@levy/engine/charges/createCharge.js"
 import { updateFeeConfig } from "@levy/engine/feeConfigs/updateFeeConfig.js"
+import * as LevyService from "@levy/engine/inprocess/LevyService.js"
 import { PaymentProcessors } from "@levy/engine/processors/PaymentProcessors.js"
 import { ChargeRepository, Tenant } from "@levy/storage"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
 import { call, memoryStore, type Reply, STORES, startWithStore } from "./support.js"
 
 const TEST = Tenant.make("acct_1", false)
@@ -220,4 +221,37 @@ describe("the charge workflow, for a caller that skips the schema", () => {
       expect(configured.value.convenienceFee).toBe(300)
     }).pipe(Effect.provide(layer))
   )
+})
+
+describe("in-process (LevyService), the same promises as over HTTP", () => {
+  it("a charge's own merchantCategoryCode is InvalidInput naming it; the configured one decides", async () => {
+    const runtime = ManagedRuntime.make(LevyService.layer.pipe(Layer.provideMerge(memoryStore())))
+    try {
+      const levy = await runtime.runPromise(LevyService.LevyService)
+      const account = await runtime.runPromise(levy.accounts.create("Texas office"))
+      const tenant = LevyService.tenant(account.accountId, "test")
+      const charge = { ...TEXAS, cardType: "credit", cardNetwork: "visa" } as const
+      const exit = await runtime.runPromiseExit(
+        levy.charges.create(tenant, { ...charge, merchantCategoryCode: "9311" } as never)
+      )
+      expect(Exit.isFailure(exit)).toBe(true)
+      if (Exit.isFailure(exit)) {
+        expect(Option.getOrUndefined(Cause.failureOption(exit.cause))).toMatchObject({
+          _tag: "InvalidInput",
+          param: "merchantCategoryCode"
+        })
+      }
+      const listed = await runtime.runPromise(levy.charges.list(tenant))
+      expect(listed.data).toHaveLength(0)
+      const tried = await runtime.runPromise(
+        levy.estimates.create(tenant, { ...charge, merchantCategoryCode: "9311" })
+      )
+      expect([tried.convenienceFee, tried.whatIf]).toStrictEqual([300, true])
+      await runtime.runPromise(levy.feeConfig.update(tenant, { merchantCategoryCode: "9311" }))
+      const configured = await runtime.runPromise(levy.charges.create(tenant, charge))
+      expect(configured.convenienceFee).toBe(300)
+    } finally {
+      await runtime.dispose()
+    }
+  })
 })
