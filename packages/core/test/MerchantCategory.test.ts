@@ -49,6 +49,14 @@ describe("Texas: the governmental-entity exemptions of §§ 604A.0021(b)(1) and 
     ])
   })
 
+  it("the exemption rests on the legislature's own text: H.B. 1881's bill analysis, cited as statute", () => {
+    // "whereas public schools currently have methods in place for passing along those fees"
+    const texas = Ruleset.DEFAULT.rules.find((r) => r.code === "US-TX" && r.effectiveUntil == null)!
+    const analysis = texas.citations?.find((c) => c.url.includes("capitol.texas.gov/tlodocs/84R"))
+    expect(analysis?.kind).toBe("statute")
+    expect(analysis?.quote).toContain("public schools currently have methods in place")
+  })
+
   it("every government code of the record is exempt, a surety's bail bond (9223) is not", () => {
     for (const code of ["9211", "9222", "9311", "9399", "9402", "9405"]) {
       const verdict = on100("US-TX", 100, day, { cardNetwork: "visa", merchantCategoryCode: code })
