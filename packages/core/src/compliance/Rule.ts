@@ -3,7 +3,6 @@
  * (a place), of a card network, or of a sales channel; the engine reads only these
  * fields, never a region code.
  */
-import { Research } from "@levy/rules"
 import { Schema } from "effect"
 import * as Day from "./Day.js"
 
@@ -109,10 +108,14 @@ export type AmountRange = typeof AmountRange.Type
 
 /**
  * A merchant category code (ISO 18245, the four digits an acquirer assigns a merchant: 9311 tax
- * payments, 4121 taxicabs), as the research records write it. Laws that exempt or single out a
- * kind of merchant are scoped by it.
+ * payments, 4121 taxicabs). Laws that exempt or single out a kind of merchant are scoped by it.
+ * The research records' schema (`@levy/rules` Research.MerchantCategoryCode) says the same; it
+ * is not imported here because the browser client's bundle would then carry the whole research
+ * schema and its host lists (the consumer test's size budget).
  */
-export const MerchantCategoryCode = Research.MerchantCategoryCode
+export const MerchantCategoryCode = Schema.String.pipe(
+  Schema.pattern(/^\d{4}$/, { message: () => 'a merchant category code: four digits, e.g. "9311"' })
+)
 
 /** The payments a clause applies to; a missing field means any. */
 export const Scope = Schema.Struct({
